@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config'
+
+// One config for every test folder; integration and e2e tests start real peers on loopback,
+// so they get a longer timeout than pure unit tests need.
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+  },
+})
