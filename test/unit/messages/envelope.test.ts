@@ -24,7 +24,7 @@ describe('message envelopes', () => {
   it('refuses to produce an invalid message, naming the field', () => {
     const view = aNodeView()
     const bad = { ...view, node: { ...view.node, taints: [{ key: 'k', effect: 'Sometimes' }] } }
-    expect(() => toEnvelope('io.nodewarden.nodeview.v1', bad, opts)).toThrow(/data\.node\.taints\.0\.effect/)
+    expect(() => toEnvelope('io.nodewarden.nodeview.v1', bad as never, opts)).toThrow(/data\.node\.taints\.0\.effect/)
   })
 
   it.each([
