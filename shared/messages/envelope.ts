@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { gunzipSync, gzipSync } from 'node:zlib'
 import * as z from 'zod'
 import { AlertSchema } from './alert.ts'
 import { DecisionSchema } from './decision.ts'
@@ -29,8 +30,18 @@ export const EnvelopeHeaderSchema = z.object({
   time: TimestampSchema.optional(),
   subject: z.string().optional(),
   datacontenttype: z.literal('application/json').optional(),
-  data: z.unknown(),
+  data: z.unknown().optional(),
+  /** Large bodies: gzip'd JSON data, base64 (CloudEvents `data_base64`), flagged by the `nwencoding` extension. */
+  data_base64: z.string().optional(),
+  nwencoding: z.literal('gzip').optional(),
 })
+
+/**
+ * Bodies above this size carry their data gzip'd in `data_base64`, so a NodeView of a node with
+ * hundreds of pods fits the 256 KiB SQS limit; smaller bodies stay plain, readable JSON.
+ */
+export const COMPRESS_ABOVE_BYTES = 128 * 1024
+export const SQS_MAX_BYTES = 256 * 1024
 
 export type Envelope<T extends MessageType = MessageType> = {
   specversion: '1.0'
@@ -125,13 +136,36 @@ export function parseEnvelope<T extends MessageType>(body: string, expected?: T)
     throw new MessageError(`invalid CloudEvents envelope: ${lines.join('; ')}`, lines)
   }
   const type = header.data.type
+  const data = readData(header.data)
   if (expected !== undefined && type !== expected) {
     throw new MessageError(`unexpected type: got ${type}, want ${expected}`, ['type'])
   }
-  return { ...header.data, data: parseData(type, header.data.data) } as Envelope<T>
+  const { data_base64: _b, nwencoding: _e, ...rest } = header.data
+  return { ...rest, data: parseData(type, data) } as Envelope<T>
 }
 
-/** serializeEnvelope is the one place an envelope becomes a message body. */
+function readData(header: z.infer<typeof EnvelopeHeaderSchema>): unknown {
+  if (header.data_base64 === undefined) {
+    if (header.data === undefined) throw new MessageError('invalid CloudEvents envelope: data: missing', ['data'])
+    return header.data
+  }
+  if (header.nwencoding !== 'gzip') {
+    throw new MessageError('invalid CloudEvents envelope: nwencoding: data_base64 needs nwencoding "gzip"', [
+      'nwencoding',
+    ])
+  }
+  try {
+    return JSON.parse(gunzipSync(Buffer.from(header.data_base64, 'base64')).toString('utf8'))
+  } catch (err) {
+    throw new MessageError(`invalid CloudEvents envelope: data_base64: ${(err as Error).message}`, ['data_base64'])
+  }
+}
+
+/** serializeEnvelope is the one place an envelope becomes a message body (compressed above COMPRESS_ABOVE_BYTES). */
 export function serializeEnvelope(envelope: Envelope): string {
-  return JSON.stringify(envelope)
+  const plain = JSON.stringify(envelope)
+  if (Buffer.byteLength(plain) <= COMPRESS_ABOVE_BYTES) return plain
+  const { data, ...header } = envelope
+  const packed = gzipSync(JSON.stringify(data)).toString('base64')
+  return JSON.stringify({ ...header, nwencoding: 'gzip', data_base64: packed })
 }
