@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest'
+import { planNotice, toNotice } from '../../../shared/alerts/plan-notice.ts'
+import { anAlert, aSubscription, T0 } from './fixtures.ts'
+
+const at = (iso: string) => new Date(iso)
+const zoneBrake = anAlert({
+  id: 'alert-zone-eu-west-1a',
+  kind: 'ZoneBrake',
+  severity: 'critical',
+  subject: { kind: 'Zone', name: 'eu-west-1a', zone: 'eu-west-1a' },
+  groupKey: 'zone/eu-west-1a',
+})
+
+describe('planNotice', () => {
+  it.each([
+    {
+      name: 'sends the first firing notice',
+      alert: anAlert(),
+      sub: aSubscription(),
+      now: '2026-11-22T10:01:00Z',
+      want: { send: true, deliveryId: 'alert-node-a-kernel:firing:0', reason: 'first notice' },
+    },
+    {
+      name: 'stays quiet on a resync inside the repeat interval',
+      alert: anAlert(),
+      sub: aSubscription({
+        notified: { 'alert-node-a-kernel': { at: '2026-11-22T10:01:00Z', kind: 'ConditionTainted' } },
+      }),
+      now: '2026-11-22T13:59:00Z',
+      want: {
+        send: false,
+        reason: expect.stringMatching(/notified at 2026-11-22T10:01:00Z; repeats after 4h/),
+        clearRecord: false,
+      },
+    },
+    {
+      name: 're-notifies once the repeat interval has passed, under a new delivery id',
+      alert: anAlert(),
+      sub: aSubscription({
+        notified: { 'alert-node-a-kernel': { at: '2026-11-22T10:01:00Z', kind: 'ConditionTainted' } },
+      }),
+      now: '2026-11-22T14:01:00Z',
+      want: { send: true, deliveryId: 'alert-node-a-kernel:firing:1', reason: 'repeat after 4h' },
+    },
+    {
+      name: 'honours a shorter configured repeat interval',
+      alert: anAlert(),
+      sub: aSubscription({
+        spec: { repeatInterval: '30m' },
+        notified: { 'alert-node-a-kernel': { at: '2026-11-22T10:01:00Z', kind: 'ConditionTainted' } },
+      }),
+      now: '2026-11-22T10:31:00Z',
+      want: { send: true, deliveryId: 'alert-node-a-kernel:firing:1', reason: 'repeat after 30m' },
+    },
+    {
+      name: 'sends resolved to a subscription that received the firing notice',
+      alert: anAlert({ status: 'resolved', endsAt: '2026-11-22T11:00:00Z' }),
+      sub: aSubscription({
+        notified: { 'alert-node-a-kernel': { at: '2026-11-22T10:01:00Z', kind: 'ConditionTainted' } },
+      }),
+      now: '2026-11-22T11:00:00Z',
+      want: {
+        send: true,
+        deliveryId: 'alert-node-a-kernel:resolved',
+        reason: 'firing notice received at 2026-11-22T10:01:00Z',
+      },
+    },
+    {
+      name: 'never sends resolved to a subscription that did not receive the firing notice',
+      alert: anAlert({ status: 'resolved' }),
+      sub: aSubscription(),
+      now: '2026-11-22T11:00:00Z',
+      want: { send: false, reason: 'never received the firing notice', clearRecord: false },
+    },
+    {
+      name: 'does not send resolved when sendResolved is false, and clears the record',
+      alert: anAlert({ status: 'resolved' }),
+      sub: aSubscription({
+        spec: { sendResolved: false },
+        notified: { 'alert-node-a-kernel': { at: '2026-11-22T10:01:00Z', kind: 'ConditionTainted' } },
+      }),
+      now: '2026-11-22T11:00:00Z',
+      want: { send: false, reason: 'sendResolved is false', clearRecord: true },
+    },
+    {
+      name: 'folds a node alert into the zone alert while the zone brake holds',
+      alert: anAlert(),
+      sub: aSubscription({ notified: { [zoneBrake.id]: toNotice(zoneBrake, at(T0)) } }),
+      now: '2026-11-22T10:01:00Z',
+      want: {
+        send: false,
+        reason: `folded into zone alert ${zoneBrake.id} while the zone brake holds`,
+        clearRecord: false,
+      },
+    },
+    {
+      name: 'does not fold a node alert of another zone',
+      alert: anAlert({ subject: { kind: 'Node', name: 'node-b', zone: 'eu-west-1b' } }),
+      sub: aSubscription({ notified: { [zoneBrake.id]: toNotice(zoneBrake, at(T0)) } }),
+      now: '2026-11-22T10:01:00Z',
+      want: { send: true, deliveryId: 'alert-node-a-kernel:firing:0', reason: 'first notice' },
+    },
+    {
+      name: 'sends the zone alert itself',
+      alert: zoneBrake,
+      sub: aSubscription(),
+      now: '2026-11-22T10:01:00Z',
+      want: { send: true, deliveryId: 'alert-zone-eu-west-1a:firing:0', reason: 'first notice' },
+    },
+    {
+      name: 'skips an alert the filters refuse, with their reason',
+      alert: anAlert(),
+      sub: aSubscription({ spec: { filters: { severities: ['critical'] } } }),
+      now: '2026-11-22T10:01:00Z',
+      want: { send: false, reason: 'severity warning not in [critical]', clearRecord: false },
+    },
+  ])('$name', ({ alert, sub, now, want }) => {
+    expect(planNotice(alert, sub, at(now))).toEqual(want)
+  })
+
+  it('records the zone of a zone alert so later node alerts of that zone fold', () => {
+    expect(toNotice(zoneBrake, at(T0))).toEqual({
+      at: '2026-11-22T10:00:00.000Z',
+      kind: 'ZoneBrake',
+      zone: 'eu-west-1a',
+    })
+  })
+})
