@@ -51,6 +51,8 @@ export const SlimPodSchema = z.object({
   creationTimestamp: TimestampSchema.optional(),
   startTime: TimestampSchema.optional(),
   deletionTimestamp: TimestampSchema.optional(),
+  /** When a terminal pod finished (DisruptionTarget condition or last container exit), when known: evicted-pod retention. */
+  finishedAt: TimestampSchema.optional(),
 })
 export type SlimPod = z.infer<typeof SlimPodSchema>
 
@@ -91,6 +93,8 @@ export const ZoneSummarySchema = z.object({
   ready: z.number().int().nonnegative(),
   notReady: z.number().int().nonnegative(),
   total: z.number().int().nonnegative(),
+  /** Nodes of the zone nodewarden currently affects (its NoExecute taints or drains), when the sender knows. */
+  affected: z.number().int().nonnegative().optional(),
 })
 export type ZoneSummary = z.infer<typeof ZoneSummarySchema>
 
