@@ -41,6 +41,10 @@ export type Precondition = z.infer<typeof PreconditionSchema>
 export const BudgetClaimSchema = z.object({
   kind: z.enum(['noExecuteTaint', 'drain', 'evict', 'relief']),
   zone: z.string(),
+  /** Nodes in the zone when decided: the writer's fraction guard (unknown → one node at a time). */
+  zoneNodes: z.number().int().nonnegative().optional(),
+  /** The zone's token refill rate (nodes/s) for its state when decided; 0 halts the zone. */
+  ratePerSecond: z.number().nonnegative().optional(),
 })
 export type BudgetClaim = z.infer<typeof BudgetClaimSchema>
 
