@@ -23,7 +23,7 @@ export function planNotice(alert: Alert, subscription: AlertSubscription, now: D
   const notified = subscription.status.notified
   const record = notified[alert.id]
   if (alert.status === 'resolved') {
-    if (!record) return skip('never received the firing notice')
+    if (!record || record.failed) return skip('never received the firing notice', record !== undefined)
     if (!subscription.spec.sendResolved) return skip('sendResolved is false', true)
     return { send: true, deliveryId: `${alert.id}:resolved`, reason: `firing notice received at ${record.at}` }
   }
@@ -48,10 +48,15 @@ export function zoneBrakeFor(alert: Alert, notified: Record<string, Notice>): st
   return Object.entries(notified).find(([, n]) => n.kind === 'ZoneBrake' && n.zone === zone)?.[0]
 }
 
-/** toNotice is the record kept after a firing notice is delivered. */
-export function toNotice(alert: Alert, now: Date): Notice {
+/** toNotice is the record kept after a firing notice is delivered (or, `failed`, dead-lettered). */
+export function toNotice(alert: Alert, now: Date, failed = false): Notice {
   const zone = alert.subject.kind === 'Zone' ? (alert.subject.zone ?? alert.subject.name) : alert.subject.zone
-  return { at: now.toISOString(), kind: alert.kind, ...(zone === undefined ? {} : { zone }) }
+  return {
+    at: now.toISOString(),
+    kind: alert.kind,
+    ...(zone === undefined ? {} : { zone }),
+    ...(failed ? { failed } : {}),
+  }
 }
 
 function skip(reason: string, clearRecord = false): NoticePlan {

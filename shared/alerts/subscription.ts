@@ -68,6 +68,8 @@ export const NoticeSchema = z.object({
   at: TimestampSchema,
   kind: AlertKindSchema,
   zone: z.string().optional(),
+  /** The notice was dead-lettered, not received: it still paces repeats, but earns no resolved notice. */
+  failed: z.boolean().optional(),
 })
 export type Notice = z.infer<typeof NoticeSchema>
 

@@ -73,6 +73,24 @@ describe('planNotice', () => {
       want: { send: false, reason: 'never received the firing notice', clearRecord: false },
     },
     {
+      name: 'never sends resolved after a firing notice that was dead-lettered, and clears the record',
+      alert: anAlert({ status: 'resolved' }),
+      sub: aSubscription({
+        notified: { 'alert-node-a-kernel': { at: '2026-11-22T10:01:00Z', kind: 'ConditionTainted', failed: true } },
+      }),
+      now: '2026-11-22T11:00:00Z',
+      want: { send: false, reason: 'never received the firing notice', clearRecord: true },
+    },
+    {
+      name: 'a dead-lettered firing notice still paces repeats instead of retrying on every resync',
+      alert: anAlert(),
+      sub: aSubscription({
+        notified: { 'alert-node-a-kernel': { at: '2026-11-22T10:01:00Z', kind: 'ConditionTainted', failed: true } },
+      }),
+      now: '2026-11-22T10:06:00Z',
+      want: { send: false, reason: expect.stringMatching(/repeats after 4h/), clearRecord: false },
+    },
+    {
       name: 'does not send resolved when sendResolved is false, and clears the record',
       alert: anAlert({ status: 'resolved' }),
       sub: aSubscription({

@@ -1,0 +1,125 @@
+import { type Delivery, readDelivery, toDeliveryBody } from '../../shared/alerts/delivery-message.ts'
+import { planNotice, toNotice } from '../../shared/alerts/plan-notice.ts'
+import { type DeliveryOutcome, planRetry, type RetryPolicy } from '../../shared/alerts/retry-policy.ts'
+import type { AlertSubscription } from '../../shared/alerts/subscription.ts'
+import type { Log } from '../../shared/log.ts'
+import type { Alert } from '../../shared/messages/alert.ts'
+import type { Envelope } from '../../shared/messages/envelope.ts'
+import { type AttemptDeps, attemptDelivery } from './attempt-delivery.ts'
+import type { SubscriptionSource } from './read-subscriptions.ts'
+import type { RecordNotice } from './record-notice.ts'
+
+export type QueuedMessage = { body: string; delaySeconds?: number }
+export type DeliveryEvent = 'delivered' | 'retried' | 'deadLettered' | 'skipped' | 'fannedOut'
+
+export type AlertDeps = AttemptDeps & {
+  subscriptions: SubscriptionSource
+  recordNotice: RecordNotice
+  /** Sends to the alerts queue (fan-out and retries). */
+  enqueue: (messages: QueuedMessage[]) => Promise<void>
+  /** Sends to the alerts dead-letter queue, with the reason in the message. */
+  deadLetter: (body: string) => Promise<void>
+  random: () => number
+  retry: RetryPolicy
+  log: Log
+  /** Counts outcomes (metrics); optional. */
+  count?: (event: DeliveryEvent, n?: number) => void
+}
+
+/** handleAlertMessage handles one alerts-queue record: an alert to fan out, or one delivery attempt. */
+export async function handleAlertMessage(
+  envelope: Envelope<'io.nodewarden.alert.v1'>,
+  body: string,
+  deps: AlertDeps,
+): Promise<void> {
+  const delivery = readDelivery(body, envelope)
+  if (delivery) await deliver(delivery, deps)
+  else await fanOut(envelope.data, deps)
+}
+
+/**
+ * fanOut plans the alert for every subscription and enqueues one delivery message per notice, so
+ * each subscriber retries on its own schedule and no outage delays another.
+ */
+export async function fanOut(alert: Alert, deps: AlertDeps): Promise<void> {
+  const now = deps.now()
+  const { subscriptions, invalid } = await deps.subscriptions.list()
+  for (const bad of invalid) deps.log.warn('subscription invalid', { subscription: bad.name, problems: bad.problems })
+  const messages: QueuedMessage[] = []
+  for (const sub of subscriptions) {
+    const plan = planNotice(alert, sub, now)
+    const where = { subscription: sub.metadata.name, alertId: alert.id, status: alert.status }
+    if (!plan.send) {
+      deps.log.debug('notice skipped', { ...where, reason: plan.reason })
+      deps.count?.('skipped')
+      if (plan.clearRecord) deps.subscriptions.remember(await deps.recordNotice(sub, alert.id, null))
+      continue
+    }
+    const delivery: Delivery = {
+      alert,
+      subscription: { namespace: sub.metadata.namespace, name: sub.metadata.name },
+      deliveryId: plan.deliveryId,
+      attempt: 1,
+      firstAttemptAt: now.toISOString(),
+    }
+    messages.push({ body: toDeliveryBody(delivery, now) })
+    deps.log.info('notice planned', { ...where, deliveryId: plan.deliveryId, reason: plan.reason })
+  }
+  await deps.enqueue(messages)
+  deps.count?.('fannedOut', messages.length)
+}
+
+/** deliver makes one attempt of a delivery, then records it, re-enqueues it with a backoff, or dead-letters it. */
+export async function deliver(delivery: Delivery, deps: AlertDeps): Promise<DeliveryOutcome | undefined> {
+  const sub = await deps.subscriptions.get(delivery.subscription.name)
+  const where = { subscription: delivery.subscription.name, deliveryId: delivery.deliveryId, attempt: delivery.attempt }
+  if (!sub) {
+    deps.log.info('delivery dropped', { ...where, reason: 'subscription no longer exists' })
+    return undefined
+  }
+  const started = performance.now()
+  const { alert, deliveryId, attempt } = delivery
+  const outcome = await attemptDelivery({ subscription: sub, alert, deliveryId, attempt }, deps)
+  const ms = Math.round(performance.now() - started)
+  const step = planRetry(outcome, delivery.attempt, deps.retry, deps.random)
+  const now = deps.now()
+  if (step.action === 'done') {
+    deps.log.info('notice delivered', { ...where, target: new URL(sub.spec.url).host, ms })
+    deps.count?.('delivered')
+    await settleRecord(sub, delivery.alert, false, deps)
+  } else if (step.action === 'retry') {
+    deps.log.warn('delivery will retry', { ...where, reason: step.reason, delaySeconds: step.delaySeconds, ms })
+    deps.count?.('retried')
+    const next: Delivery = { ...delivery, attempt: step.nextAttempt, lastError: step.reason }
+    await deps.enqueue([{ body: toDeliveryBody(next, now), delaySeconds: step.delaySeconds }])
+  } else {
+    deps.log.warn('delivery dead-lettered', { ...where, reason: step.reason, ms })
+    deps.count?.('deadLettered')
+    await deps.deadLetter(toDeliveryBody({ ...delivery, ...lastError(outcome) }, now, step.reason))
+    await settleRecord(sub, delivery.alert, true, deps)
+  }
+  return outcome
+}
+
+/**
+ * settleRecord keeps `status.notified` in step: a firing notice is recorded (failed when
+ * dead-lettered, so it paces repeats but earns no resolved notice), a resolved one clears it.
+ * Best effort: the receiver already has (or refused) the notice, so a failed write is logged and the
+ * message still succeeds — the cost is at worst one early repeat or one missing resolved notice.
+ */
+async function settleRecord(sub: AlertSubscription, alert: Alert, failed: boolean, deps: AlertDeps): Promise<void> {
+  const notice = alert.status === 'firing' ? toNotice(alert, deps.now(), failed) : null
+  try {
+    deps.subscriptions.remember(await deps.recordNotice(sub, alert.id, notice))
+  } catch (err) {
+    deps.log.warn('notice record failed', {
+      subscription: sub.metadata.name,
+      alertId: alert.id,
+      error: (err as Error).message,
+    })
+  }
+}
+
+function lastError(outcome: DeliveryOutcome): { lastError?: string } {
+  return outcome.kind === 'delivered' ? {} : { lastError: outcome.reason }
+}
