@@ -16,13 +16,16 @@ export function startQueues(
 }
 
 type Command = Parameters<SQSClient['send']>[0]
+/** Any SQS command object; `instanceof SendMessageBatchCommand` narrows it. */
+export type SqsCommand = object
+
 /** interceptSend wraps a real client's send: the seam for injecting faults without module mocks. */
 export function interceptSend(
   client: SQSClient,
-  intercept: (command: Command, next: (command: Command) => Promise<unknown>) => Promise<unknown>,
+  intercept: (command: SqsCommand, next: (command: SqsCommand) => Promise<unknown>) => Promise<unknown>,
 ): SqsApi {
-  const next = (command: Command) => client.send(command)
-  return { send: ((command: Command) => intercept(command, next)) as SQSClient['send'] }
+  const next = (command: SqsCommand) => client.send(command as Command)
+  return { send: ((command: SqsCommand) => intercept(command, next)) as SQSClient['send'] }
 }
 
 /** depsFor gives transport deps over `client` that record sleeps instead of waiting. */
