@@ -100,6 +100,42 @@ export type ZoneSummary = z.infer<typeof ZoneSummarySchema>
 
 export const ViewCauseSchema = z.enum(['initial', 'node', 'pod', 'pdb', 'relist', 'resync', 'deleted'])
 
+/**
+ * Kubelet stats for pressure relief (issue 8), condensed from the Summary API by the watcher's stats
+ * collector. A signal absent from `signals` is UNKNOWN (never healthy, never zero); `unknown` says why.
+ * Per-pod figures are sums over the pod's containers; an absent figure was not reported.
+ */
+export const SignalObservationSchema = z.object({
+  available: z.number(),
+  capacity: z.number().nonnegative(),
+  time: z.string().optional(),
+})
+export const PodUsageSchema = z.object({
+  uid: z.string().min(1),
+  workingSetBytes: z.number().nonnegative().optional(),
+  rootfsBytes: z.number().nonnegative().optional(),
+  rootfsInodes: z.number().nonnegative().optional(),
+  logsBytes: z.number().nonnegative().optional(),
+  logsInodes: z.number().nonnegative().optional(),
+  /** Local ephemeral volumes (volumes without a PVC). */
+  volumeBytes: z.number().nonnegative().optional(),
+  volumeInodes: z.number().nonnegative().optional(),
+  processCount: z.number().nonnegative().optional(),
+})
+export const NodeStatsSchema = z.object({
+  observedAt: TimestampSchema,
+  /** Which filesystems are separate devices; decides which pod usage counts for disk signals. */
+  layout: z.enum(['shared', 'dedicatedImageFs', 'splitContainerFs']),
+  signals: z.record(z.string(), SignalObservationSchema).default({}),
+  unknown: z.record(z.string(), z.string()).default({}),
+  pods: z.array(PodUsageSchema).default([]),
+  /** Threshold id → when the collector first saw it met (soft-threshold grace periods). */
+  firstObservedAt: z.record(z.string(), TimestampSchema).default({}),
+})
+export type NodeStats = z.infer<typeof NodeStatsSchema>
+export type PodUsage = z.infer<typeof PodUsageSchema>
+export type SignalObservation = z.infer<typeof SignalObservationSchema>
+
 export const NodeViewSchema = z.object({
   node: SlimNodeSchema,
   pods: z.array(SlimPodSchema).default([]),
@@ -111,6 +147,8 @@ export const NodeViewSchema = z.object({
   cause: ViewCauseSchema,
   /** Set when the watcher trimmed the view to fit the SQS limit (see README: NodeView size rule). */
   truncated: z.object({ droppedPods: z.number().int().nonnegative(), rule: z.string() }).optional(),
+  /** Kubelet Summary API stats for pressure relief; absent when not collected. */
+  stats: NodeStatsSchema.optional(),
 })
 export type NodeView = z.infer<typeof NodeViewSchema>
 export type NodeViewInput = z.input<typeof NodeViewSchema>
