@@ -55,14 +55,12 @@ function normalize(num: bigint, den: bigint): Quantity {
   return { num: num / g, den: den / g }
 }
 
-/** isQuantity reports whether the text parses as a Kubernetes quantity. */
+const QUANTITY_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE]([+-]?\d+))?$/
+
+/** isQuantity reports whether the text parses as a Kubernetes quantity (same grammar as parseQuantity, no bigint work). */
 export function isQuantity(text: string): boolean {
-  try {
-    parseQuantity(text)
-    return true
-  } catch {
-    return false
-  }
+  const m = QUANTITY_TEXT.exec(text)
+  return m !== null && (m[3] === undefined || Math.abs(Number(m[3])) <= MAX_EXPONENT)
 }
 
 /** compareQuantities returns -1, 0 or 1 by exact value (`1Gi` vs `1024Mi` → 0). */

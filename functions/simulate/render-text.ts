@@ -1,0 +1,60 @@
+import type { SimulateReport } from './simulate.ts'
+
+/** renderText prints a simulate report for people: zones, taints, forecasts, protected pods, decisions, alerts. */
+export function renderText(r: SimulateReport, options: { maxRows?: number } = {}): string {
+  const max = options.maxRows ?? 50
+  const out: string[] = [`nodewarden simulate at ${r.at}`, '']
+  const section = (title: string, rows: string[]) => {
+    out.push(`${title} (${rows.length})`)
+    for (const row of rows.slice(0, max)) out.push(`  ${row}`)
+    if (rows.length > max) out.push(`  … ${rows.length - max} more (use --output json for all)`)
+    if (rows.length === 0) out.push('  none')
+    out.push('')
+  }
+  section(
+    'Zones',
+    r.zones.map(
+      (z) =>
+        `${z.name}: ${z.state} — ${z.ready} ready, ${z.notReady} not ready of ${z.total}; NoExecute rate ${z.ratePerSecond}/s`,
+    ),
+  )
+  section(
+    'Taints to add / remove',
+    r.taints.map(
+      (t) =>
+        `${t.action === 'taint' ? '+' : '-'} ${t.node} ${t.key}:${t.effect}${t.notBefore ? ` not before ${t.notBefore}` : ''} — ${t.reason}`,
+    ),
+  )
+  const forecasts = r.pods
+    .filter((p) => p.evictAt !== null)
+    .sort((a, b) => (a.evictAt ?? '').localeCompare(b.evictAt ?? ''))
+  section(
+    'Eviction forecasts (control plane, NoExecute)',
+    forecasts.map((p) => `${p.namespace}/${p.name} on ${p.node}: ${p.evictAt} — ${p.reason}`),
+  )
+  section(
+    'Protected pods',
+    r.pods
+      .filter((p) => p.protected)
+      .map((p) => `${p.namespace}/${p.name} (${p.node ?? 'unscheduled'}): ${p.protectedReasons.join('; ')}`),
+  )
+  section(
+    'Decisions',
+    r.decisions.map(
+      (d) =>
+        `${d.action} ${d.target.kind === 'Pod' ? `${d.target.namespace}/${d.target.name}` : d.target.name}${d.notBefore ? ` not before ${d.notBefore}` : ''} [${d.ruleId}] — ${d.reason}`,
+    ),
+  )
+  section(
+    'Held or waiting',
+    r.verdicts
+      .filter((v) => v.outcome === 'hold' || v.outcome === 'wait')
+      .map((v) => `${v.outcome} ${v.subject} [${v.ruleId}] — ${v.reason}`),
+  )
+  section(
+    'Alerts',
+    r.alerts.map((a) => `${a.severity} ${a.kind} ${a.status}: ${a.summary}`),
+  )
+  if (r.warnings.length > 0) section('Warnings', r.warnings)
+  return out.join('\n')
+}
