@@ -22,7 +22,9 @@ function seeded(): SlimCache {
 const nodeUpdates: { name: string; patch: (n: Raw) => void; meaningful: boolean }[] = [
   {
     name: 'heartbeat times only',
-    patch: (n) => conditions(n).forEach((c) => (c.lastHeartbeatTime = T1)),
+    patch: (n) => {
+      for (const c of conditions(n)) c.lastHeartbeatTime = T1
+    },
     meaningful: false,
   },
   { name: 'resourceVersion only', patch: (n) => (at(n, 'metadata').resourceVersion = '999'), meaningful: false },

@@ -58,7 +58,7 @@ describe('NodeView assembly', () => {
 })
 
 describe('zone counts', () => {
-  it.each([
+  it.each<{ name: string; labels: Record<string, string>; zone: string }>([
     {
       name: 'legacy labels win when present',
       labels: { 'failure-domain.beta.kubernetes.io/zone': 'z', 'topology.kubernetes.io/zone': 'y' },
