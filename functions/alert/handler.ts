@@ -7,13 +7,13 @@ import type { SQSClient } from '@aws-sdk/client-sqs'
 import * as z from 'zod'
 import { EgressPolicySchema } from '../../shared/alerts/egress-guard.ts'
 import { RetryPolicySchema } from '../../shared/alerts/retry-policy.ts'
-import { makeEksTokenSource } from '../../shared/kube/eks-token.ts'
 import { makeSqsHandler, type SqsHandler } from '../../shared/lambda/sqs-handler.ts'
 import { createLogger, type Log } from '../../shared/log.ts'
 import { createSqsClient } from '../../shared/sqs/client.ts'
 import { realSleep } from '../../shared/sqs/retry.ts'
 import { sendMessages } from '../../shared/sqs/transport.ts'
 import { type AlertDeps, type DeliveryEvent, handleAlertMessage } from './handle-alert.ts'
+import { KubeEnvSchema, toKubeEndpoint } from './kube-endpoint.ts'
 import { createKubeRest } from './kube-rest.ts'
 import { createPostWebhook } from './post-webhook.ts'
 import { createSubscriptionSource } from './read-subscriptions.ts'
@@ -27,15 +27,10 @@ const csv = z.string().transform((s) =>
 )
 const bool = z.enum(['true', 'false']).transform((s) => s === 'true')
 
-const EnvSchema = z.object({
-  AWS_REGION: z.string().min(1).default('us-east-1'),
+const EnvSchema = KubeEnvSchema.extend({
   SQS_ENDPOINT: z.url().optional(),
   ALERTS_QUEUE_URL: z.url(),
   ALERTS_DLQ_URL: z.url(),
-  KUBE_SERVER: z.url({ protocol: /^https?$/ }),
-  KUBE_CA_DATA: z.string().min(1).optional(),
-  KUBE_TOKEN: z.string().min(1).optional(),
-  EKS_CLUSTER_NAME: z.string().min(1).optional(),
   SUBSCRIPTIONS_NAMESPACE: z.string().min(1).default('nodewarden'),
   CLUSTER_NAME: z.string().min(1).default('default'),
   SUBSCRIPTION_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(15),
@@ -73,19 +68,7 @@ export function createAlertDeps(config: AlertConfig, wiring: AlertWiring = {}): 
     wiring.client ??
     createSqsClient({ region: config.AWS_REGION, ...(config.SQS_ENDPOINT ? { endpoint: config.SQS_ENDPOINT } : {}) })
   const sqs = { client, sleep: realSleep, random: Math.random }
-  const eksToken = config.EKS_CLUSTER_NAME
-    ? makeEksTokenSource({
-        clusterName: config.EKS_CLUSTER_NAME,
-        region: config.AWS_REGION,
-        credentials: awsCredentials,
-        now,
-      })
-    : undefined
-  const kube = createKubeRest({
-    server: config.KUBE_SERVER,
-    ...(config.KUBE_CA_DATA ? { caData: config.KUBE_CA_DATA } : {}),
-    token: async () => (eksToken ? eksToken() : config.KUBE_TOKEN),
-  })
+  const kube = createKubeRest(toKubeEndpoint(config, now))
   const subscriptions = createSubscriptionSource({
     kube,
     namespace: config.SUBSCRIPTIONS_NAMESPACE,
@@ -120,11 +103,6 @@ export function createAlertHandler(deps: AlertDeps): SqsHandler {
     log: deps.log,
     handle: (envelope, record) => handleAlertMessage(envelope, record.body, deps),
   })
-}
-
-async function awsCredentials() {
-  const { fromNodeProviderChain } = await import('@aws-sdk/credential-providers')
-  return fromNodeProviderChain()()
 }
 
 let wired: SqsHandler | undefined

@@ -89,6 +89,7 @@ export const AlertSubscriptionSchema = z.object({
     resourceVersion: z.string().optional(),
     creationTimestamp: TimestampSchema.optional(),
     labels: z.record(z.string(), z.string()).optional(),
+    annotations: z.record(z.string(), z.string()).optional(),
   }),
   spec: SubscriptionSpecSchema,
   status: SubscriptionStatusSchema.default({ notified: {} }),

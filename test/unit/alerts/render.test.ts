@@ -3,7 +3,12 @@ import * as z from 'zod'
 import { renderPayload } from '../../../functions/alert/render-context.ts'
 import { anAlert } from './fixtures.ts'
 
-const ctx = { deliveryId: 'alert-node-a-kernel:firing:0', now: new Date('2026-11-22T10:01:00Z'), cluster: 'prod-eu', receiver: 'ops' }
+const ctx = {
+  deliveryId: 'alert-node-a-kernel:firing:0',
+  now: new Date('2026-11-22T10:01:00Z'),
+  cluster: 'prod-eu',
+  receiver: 'ops',
+}
 
 /** Written from the CloudEvents 1.0 JSON format spec: required context attributes and their types. */
 const CloudEventSchema = z.object({
@@ -46,7 +51,12 @@ describe('renderPayload', () => {
     const p = renderPayload('cloudevents', anAlert(), ctx)
     expect(p.contentType).toMatch(/^application\/cloudevents\+json/)
     const event = CloudEventSchema.parse(JSON.parse(p.body))
-    expect(event).toMatchObject({ id: ctx.deliveryId, source: 'nodewarden/prod-eu', type: 'io.nodewarden.alert.firing.v1', subject: 'node/node-a' })
+    expect(event).toMatchObject({
+      id: ctx.deliveryId,
+      source: 'nodewarden/prod-eu',
+      type: 'io.nodewarden.alert.firing.v1',
+      subject: 'node/node-a',
+    })
     expect(event.data).toEqual(anAlert())
   })
 
@@ -62,7 +72,13 @@ describe('renderPayload', () => {
       status,
       startsAt: alert.startsAt,
       endsAt,
-      labels: { alertname: 'ConditionTainted', severity: 'warning', node: 'node-a', zone: 'eu-west-1a', cluster: 'prod-eu' },
+      labels: {
+        alertname: 'ConditionTainted',
+        severity: 'warning',
+        node: 'node-a',
+        zone: 'eu-west-1a',
+        cluster: 'prod-eu',
+      },
       annotations: { summary: alert.summary },
     })
     expect(payload.alerts[0]?.fingerprint).toMatch(/^[0-9a-f]{16}$/)
