@@ -179,8 +179,12 @@ export function makeCluster(options: ClusterOptions): Cluster {
             },
           })
         } catch (err) {
+          const code = toApiFailure(err)?.code
           // The deterministic name already exists: this decision's Event was recorded before.
-          if (toApiFailure(err)?.code !== 409) throw err
+          if (code === 409) return
+          if (code !== 404) throw err
+          // No events.k8s.io/v1 on this server: record the same Event through core/v1.
+          await recordCoreEvent(core, event, now, options.reportingInstance)
         }
       }),
     readLedger: () =>
@@ -214,6 +218,30 @@ export function makeCluster(options: ClusterOptions): Cluster {
           throw err
         }
       }),
+  }
+}
+
+async function recordCoreEvent(core: CoreV1Api, event: EventSpec, now: Date, instance: string): Promise<void> {
+  try {
+    await core.createNamespacedEvent({
+      namespace: event.namespace,
+      body: {
+        metadata: { name: event.name, namespace: event.namespace },
+        involvedObject: { apiVersion: 'v1', ...event.regarding },
+        reason: event.reason,
+        message: event.note.slice(0, 1024),
+        type: event.type,
+        action: event.action,
+        firstTimestamp: now,
+        lastTimestamp: now,
+        count: 1,
+        source: { component: REPORTING_CONTROLLER },
+        reportingComponent: REPORTING_CONTROLLER,
+        reportingInstance: instance,
+      },
+    })
+  } catch (err) {
+    if (toApiFailure(err)?.code !== 409) throw err
   }
 }
 
