@@ -111,13 +111,15 @@ export function createSubscriptionStore(kube: KubeRest, namespace: string): Subs
       const previousSecret = current.metadata.annotations?.[GENERATED_SECRET_ANNOTATION]
       const keyed = await withKey(name, spec, signingKey)
       const annotations = { ...current.metadata.annotations, ...keyed.annotations }
-      if (signingKey === undefined) delete annotations[GENERATED_SECRET_ANNOTATION]
+      // A generated Secret stays while the spec still references it; otherwise it goes with the old spec.
+      const stillUsed = previousSecret !== undefined && keyed.spec.secretRef.name === previousSecret
+      if (signingKey === undefined && !stillUsed) delete annotations[GENERATED_SECRET_ANNOTATION]
       const object = { ...(r0.body as object), metadata: { ...current.metadata, annotations }, spec: keyed.spec }
       const r = await kube('PUT', item(name), object)
       if (r.status === 409) throw new StoreError(409, `subscription ${name} changed meanwhile; retry`)
       if (r.status === 422 || r.status === 400) throw new StoreError(400, statusMessage(r))
       if (r.status !== 200) throw new Error(`replace subscription ${name}: ${statusMessage(r)}`)
-      if (previousSecret && previousSecret !== keyed.annotations[GENERATED_SECRET_ANNOTATION])
+      if (previousSecret && !stillUsed && previousSecret !== keyed.annotations[GENERATED_SECRET_ANNOTATION])
         await dropSecret(previousSecret)
       return parse(r.body)
     },
