@@ -77,7 +77,9 @@ describe('the api over real HTTP against the Kubernetes API emulator', () => {
       severities: ['critical'],
       nodeSelector: { matchLabels: { pool: 'general' } },
     })
-    expect(((await call('GET', '/subscriptions')).json?.items as { id: string }[]).map((s) => s.id)).toEqual(['ops'])
+    expect((((await call('GET', '/subscriptions')).json?.items ?? []) as { id: string }[]).map((s) => s.id)).toEqual([
+      'ops',
+    ])
 
     const updated = await call('PUT', '/subscriptions/ops', {
       url: ok.url,
@@ -126,7 +128,7 @@ describe('the api over real HTTP against the Kubernetes API emulator', () => {
       repeatInterval: '1s',
     })
     expect(bad.status).toBe(400)
-    expect((bad.json?.issues as { path: string }[]).map((i) => i.path).sort()).toEqual([
+    expect(((bad.json?.issues ?? []) as { path: string }[]).map((i) => i.path).sort()).toEqual([
       'format',
       'repeatInterval',
       'url',

@@ -20,7 +20,7 @@ describe('the api app', () => {
   })
 
   it.each([
-    { name: 'no token', headers: {} },
+    { name: 'no token', headers: {} as Record<string, string> },
     { name: 'a wrong token', headers: { authorization: 'Bearer nope' } },
     { name: 'a token with a suffix', headers: { authorization: `Bearer ${TOKEN}x` } },
     { name: 'another scheme', headers: { authorization: `Basic ${TOKEN}` } },
