@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import type { MessageType } from '../messages/envelope.ts'
 
 /**
  * The pipeline's queues by logical name, and the environment that binds them to URLs.
@@ -63,3 +64,10 @@ export function queueEnvironment(
 export function isFifoQueueUrl(queueUrl: string): boolean {
   return queueUrl.endsWith('.fifo')
 }
+
+/** The envelope type each queue carries (its consumer rejects any other). */
+export const QUEUE_MESSAGE_TYPES = {
+  events: 'io.nodewarden.nodeview.v1',
+  decisions: 'io.nodewarden.decision.v1',
+  alerts: 'io.nodewarden.alert.v1',
+} as const satisfies Record<QueueName, MessageType>
