@@ -89,7 +89,7 @@ function strip<T extends Record<string, unknown>>(o: T): T & { kind: string; api
   delete meta.resourceVersion
   delete meta.managedFields
   delete meta.uid
-  return { ...o, metadata: meta } as T & { kind: string; apiVersion: string }
+  return { ...o, metadata: meta } as unknown as T & { kind: string; apiVersion: string }
 }
 
 /** readyOf is a node view's Ready condition status. */
