@@ -40,7 +40,9 @@ const podArb = fc.record({
   ),
 })
 
-function toPod(p: fc.infer<typeof podArb>, i: number): { pod: SlimPod; usage?: PodUsage } {
+type PodSpec = typeof podArb extends fc.Arbitrary<infer T> ? T : never
+
+function toPod(p: PodSpec, i: number): { pod: SlimPod; usage?: PodUsage } {
   const annotations: Record<string, string> = {}
   if (p.marks.includes('protect')) annotations['nodewarden.io/protect'] = 'true'
   if (p.marks.includes('mirror')) annotations['kubernetes.io/config.mirror'] = 'x'

@@ -327,9 +327,12 @@ describe('grace periods and first observation (upstream TestThresholdsFirstObser
       last: { 'hard:memory.available<1Gi': ago(60_000) },
       result: { 'hard:memory.available<1Gi': ago(60_000) },
     },
-  ])('first observed: $name', ({ thresholds, last, result }) => {
-    expect(thresholdsFirstObservedAt(thresholds, last, NOW)).toEqual(result)
-  })
+  ] as { name: string; thresholds: Threshold[]; last: Record<string, string>; result: Record<string, string> }[])(
+    'first observed: $name',
+    ({ thresholds, last, result }) => {
+      expect(thresholdsFirstObservedAt(thresholds, last, NOW)).toEqual(result)
+    },
+  )
 
   it.each([
     { name: 'empty', thresholds: [], observedAt: {}, met: 0 },
@@ -351,9 +354,12 @@ describe('grace periods and first observation (upstream TestThresholdsFirstObser
       observedAt: { 'soft:memory.available<2Gi': ago(120_000) },
       met: 1,
     },
-  ])('grace period: $name', ({ thresholds, observedAt, met }) => {
-    expect(thresholdsMetGracePeriod(thresholds, observedAt, NOW)).toHaveLength(met)
-  })
+  ] as { name: string; thresholds: Threshold[]; observedAt: Record<string, string>; met: number }[])(
+    'grace period: $name',
+    ({ thresholds, observedAt, met }) => {
+      expect(thresholdsMetGracePeriod(thresholds, observedAt, NOW)).toHaveLength(met)
+    },
+  )
 })
 
 describe('stats freshness (upstream TestThresholdsUpdatedStats)', () => {
@@ -435,9 +441,12 @@ describe('node conditions and the pressure transition period (upstream TestNodeC
       last: { MemoryPressure: ago(60_000) },
       result: { MemoryPressure: ago(60_000) },
     },
-  ])('last observed: $name', ({ conds, last, result }) => {
-    expect(nodeConditionsLastObservedAt(conds, last, NOW)).toEqual(result)
-  })
+  ] as { name: string; conds: string[]; last: Record<string, string>; result: Record<string, string> }[])(
+    'last observed: $name',
+    ({ conds, last, result }) => {
+      expect(nodeConditionsLastObservedAt(conds, last, NOW)).toEqual(result)
+    },
+  )
 
   it.each([
     { name: 'in-period', period: 120_000, result: ['MemoryPressure'] },
