@@ -41,10 +41,26 @@ export class PdbController {
       const pdbs: KubeObject[] = []
       this.store.forEachEntry(this.pdbDef, (e) => pdbs.push(e.obj), ns)
       if (pdbs.length === 0) continue
+      // Index pods by label pair so each PDB scans only candidates of its first matchLabels pair.
       const pods: KubeObject[] = []
-      this.store.forEachEntry(this.podDef, (e) => pods.push(e.obj), ns)
+      const byLabel = new Map<string, KubeObject[]>()
+      this.store.forEachEntry(
+        this.podDef,
+        (e) => {
+          pods.push(e.obj)
+          for (const [k, v] of Object.entries(e.obj.metadata?.labels ?? {})) {
+            const key = `${k}=${v}`
+            const list = byLabel.get(key) ?? []
+            byLabel.set(key, list)
+            list.push(e.obj)
+          }
+        },
+        ns,
+      )
       for (const pdb of pdbs) {
-        const status = computePdbStatus(pdb, pods, this.now())
+        const first = Object.entries(pdb.spec?.selector?.matchLabels ?? {})[0]
+        const candidates = first ? (byLabel.get(`${first[0]}=${first[1]}`) ?? []) : pods
+        const status = computePdbStatus(pdb, candidates, this.now())
         if (JSON.stringify(status) === JSON.stringify(pdb.status)) continue
         const next = structuredClone(pdb)
         next.status = status

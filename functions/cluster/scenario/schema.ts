@@ -1,0 +1,190 @@
+/**
+ * The scenario format (YAML or JSON): an initial cluster and a timeline of events. Every field is
+ * validated here; errors name the field (`timeline[2].addTaint.effect: …`).
+ */
+import * as z from 'zod'
+import { FaultRuleSchema } from '../fault-schema.ts'
+import { NodeStatsSchema } from '../kubelet-summary.ts'
+
+const Quantity = z.union([z.string(), z.number()])
+const Resources = z.record(z.string(), Quantity)
+const Labels = z.record(z.string(), z.string())
+
+/** DurationSchema accepts seconds as a number or `90s`, `5m`, `1h30m`, and yields milliseconds. */
+export const DurationSchema = z.union([z.number().nonnegative(), z.string()]).transform((v, ctx) => {
+  if (typeof v === 'number') return v * 1000
+  const m = /^(?:(\d+)h)?(?:(\d+)m(?!s))?(?:(\d+(?:\.\d+)?)s)?(?:(\d+)ms)?$/.exec(v.trim())
+  if (!m || v.trim() === '') {
+    ctx.addIssue({ code: 'custom', message: `not a duration: "${v}" (use seconds or 30s, 5m, 1h30m)` })
+    return z.NEVER
+  }
+  return ((Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0)) * 60 + Number(m[3] ?? 0)) * 1000 + Number(m[4] ?? 0)
+})
+
+export const TaintSchema = z.strictObject({
+  key: z.string().min(1),
+  value: z.string().optional(),
+  effect: z.enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute']),
+})
+
+export const TolerationSchema = z.strictObject({
+  key: z.string().optional(),
+  operator: z.enum(['Equal', 'Exists']).optional(),
+  value: z.string().optional(),
+  effect: z.enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute']).optional(),
+  tolerationSeconds: z.number().int().optional(),
+})
+
+export const ConditionSchema = z.strictObject({
+  type: z.string().min(1),
+  status: z.enum(['True', 'False', 'Unknown']),
+  reason: z.string().optional(),
+  message: z.string().optional(),
+})
+
+export const ZoneSchema = z.union([
+  z.string().min(1),
+  z.strictObject({ name: z.string().min(1), region: z.string().optional() }),
+])
+
+export const NodeSpecSchema = z.strictObject({
+  name: z.string().min(1),
+  zone: z.string().optional(),
+  capacity: Resources.default({ cpu: '4', memory: '16Gi', pods: '110', 'ephemeral-storage': '100Gi' }),
+  allocatable: Resources.optional(),
+  labels: Labels.optional(),
+  annotations: Labels.optional(),
+  taints: z.array(TaintSchema).optional(),
+  unschedulable: z.boolean().optional(),
+  /** extra conditions (node-problem-detector's, pressure); Ready=True is implied unless given. */
+  conditions: z.array(ConditionSchema).optional(),
+  roles: z.array(z.string()).optional(),
+  stats: NodeStatsSchema.optional(),
+  /** the node is silent from the start: no heartbeats or lease renewals. */
+  silent: z.boolean().optional(),
+})
+
+const OwnerSchema = z.strictObject({
+  kind: z.enum(['ReplicaSet', 'DaemonSet', 'StatefulSet', 'Job', 'Node']),
+  name: z.string().min(1),
+})
+
+/** PodTemplateSchema: the fields shared by bare pods, ReplicaSet and DaemonSet pod templates. */
+const podFields = {
+  labels: Labels.optional(),
+  annotations: Labels.optional(),
+  priority: z.number().int().optional(),
+  priorityClassName: z.string().optional(),
+  tolerations: z.array(TolerationSchema).optional(),
+  /** add the DefaultTolerationSeconds not-ready/unreachable 300 s tolerations (default true). */
+  defaultTolerations: z.boolean().default(true),
+  qos: z.enum(['BestEffort', 'Burstable', 'Guaranteed']).default('Burstable'),
+  requests: Resources.optional(),
+  limits: Resources.optional(),
+  emptyDir: z.boolean().optional(),
+  terminationGracePeriodSeconds: z.number().int().nonnegative().optional(),
+  phase: z.enum(['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown']).default('Running'),
+  reason: z.string().optional(),
+  message: z.string().optional(),
+  ready: z.boolean().optional(),
+}
+
+export const PodSpecSchema = z.strictObject({
+  name: z.string().min(1),
+  namespace: z.string().default('default'),
+  /** node name; absent = unscheduled (Pending). */
+  node: z.string().optional(),
+  owner: OwnerSchema.optional(),
+  /** a static pod as the API shows it: a mirror pod owned by its Node. */
+  static: z.boolean().optional(),
+  ...podFields,
+})
+
+export const ReplicaSetSpecSchema = z.strictObject({
+  name: z.string().min(1),
+  namespace: z.string().default('default'),
+  replicas: z.number().int().nonnegative(),
+  /** nodes to spread the pods over (round robin); default every node. */
+  nodes: z.array(z.string()).optional(),
+  ...podFields,
+})
+
+export const DaemonSetSpecSchema = z.strictObject({
+  name: z.string().min(1),
+  namespace: z.string().default('kube-system'),
+  /** nodes to run on; default every node. */
+  nodes: z.array(z.string()).optional(),
+  ...podFields,
+})
+
+export const PdbSpecSchema = z
+  .strictObject({
+    name: z.string().min(1),
+    namespace: z.string().default('default'),
+    selector: Labels,
+    minAvailable: z.union([z.number().int().nonnegative(), z.string().regex(/^\d+%$/)]).optional(),
+    maxUnavailable: z.union([z.number().int().nonnegative(), z.string().regex(/^\d+%$/)]).optional(),
+    unhealthyPodEvictionPolicy: z.enum(['IfHealthyBudget', 'AlwaysAllow']).optional(),
+  })
+  .refine((p) => (p.minAvailable === undefined) !== (p.maxUnavailable === undefined), {
+    message: 'set exactly one of minAvailable and maxUnavailable',
+  })
+
+const at = { at: DurationSchema }
+const NodeRef = z.strictObject({ node: z.string().min(1) })
+
+export const StepSchema = z.union([
+  z.strictObject({ ...at, setCondition: ConditionSchema.extend({ node: z.string().min(1) }) }),
+  z.strictObject({ ...at, clearCondition: z.strictObject({ node: z.string().min(1), type: z.string().min(1) }) }),
+  z.strictObject({ ...at, addTaint: TaintSchema.extend({ node: z.string().min(1) }) }),
+  z.strictObject({
+    ...at,
+    removeTaint: z.strictObject({ node: z.string().min(1), key: z.string().min(1), effect: z.string().optional() }),
+  }),
+  z.strictObject({ ...at, setStats: z.strictObject({ node: z.string().min(1), stats: NodeStatsSchema }) }),
+  z.strictObject({ ...at, silence: NodeRef }),
+  z.strictObject({ ...at, resume: NodeRef }),
+  z.strictObject({ ...at, createPod: PodSpecSchema }),
+  z.strictObject({
+    ...at,
+    deletePod: z.strictObject({
+      name: z.string().min(1),
+      namespace: z.string().default('default'),
+      gracePeriodSeconds: z.number().int().nonnegative().optional(),
+    }),
+  }),
+  z.strictObject({ ...at, fault: FaultRuleSchema }),
+  z.strictObject({ ...at, clearFaults: z.literal(true) }),
+])
+
+export const ScenarioSchema = z.strictObject({
+  name: z.string().min(1),
+  description: z.string().optional(),
+  /** virtual start time (ISO 8601); default the emulator's now. */
+  startTime: z.iso.datetime({ offset: true }).optional(),
+  kubelet: z
+    .strictObject({
+      heartbeatSeconds: z.number().positive().default(10),
+      leaseSeconds: z.number().positive().default(10),
+      /** silence after which the emulated node lifecycle controller marks Ready=Unknown (upstream 50 s since 1.32). */
+      nodeMonitorGracePeriodSeconds: z.number().positive().default(50),
+    })
+    .prefault({}),
+  zones: z.array(ZoneSchema).default([]),
+  nodes: z.array(NodeSpecSchema).default([]),
+  daemonSets: z.array(DaemonSetSpecSchema).default([]),
+  replicaSets: z.array(ReplicaSetSpecSchema).default([]),
+  pods: z.array(PodSpecSchema).default([]),
+  pdbs: z.array(PdbSpecSchema).default([]),
+  /** raw Kubernetes objects (CRDs, ConfigMaps, custom resources…), created after everything else. */
+  objects: z
+    .array(z.looseObject({ apiVersion: z.string(), kind: z.string(), metadata: z.looseObject({}) }))
+    .default([]),
+  timeline: z.array(StepSchema).default([]),
+})
+
+export type Scenario = z.infer<typeof ScenarioSchema>
+export type ScenarioInput = z.input<typeof ScenarioSchema>
+export type ScenarioStep = z.infer<typeof StepSchema>
+export type PodSpec = z.infer<typeof PodSpecSchema>
+export type NodeSpec = z.infer<typeof NodeSpecSchema>
