@@ -128,12 +128,13 @@ export function makeSignalObservations(summary: Summary): SignalObservationResul
     observe(out, 'containerfs.inodesFree', 'node.runtime.containerFs', fsInodes(containerFs), ['inodesFree', 'inodes'])
   }
   const rl = node.rlimit
-  const pid: Pair | undefined = rl && {
-    available: rl.maxpid === undefined || rl.curproc === undefined ? undefined : rl.maxpid - rl.curproc,
-    capacity: rl.maxpid,
-    time: rl.time,
+  if (rl && (rl.maxpid === undefined || rl.curproc === undefined)) {
+    const missing = (['curproc', 'maxpid'] as const).filter((k) => rl[k] === undefined)
+    out.unknown['pid.available'] = `node.rlimit.${missing.join(' and ')} not reported`
+  } else {
+    const pid = rl && { available: (rl.maxpid ?? 0) - (rl.curproc ?? 0), capacity: rl.maxpid, time: rl.time }
+    observe(out, 'pid.available', 'node.rlimit', pid, ['curproc', 'maxpid'])
   }
-  observe(out, 'pid.available', 'node.rlimit', pid, ['curproc', 'maxpid'])
   return out
 }
 

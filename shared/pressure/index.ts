@@ -1,0 +1,13 @@
+/** Pressure relief (issue 8): kubelet signals, thresholds, ranking, OOM preview, allocatable audit, relief. */
+export * from './allocatable.ts'
+export * from './collect-plan.ts'
+export * from './config.ts'
+export * from './decide-relief.ts'
+export * from './evaluate-pressure.ts'
+export * from './oom-score.ts'
+export * from './rank.ts'
+export * from './report.ts'
+export * from './requests.ts'
+export * from './signals.ts'
+export * from './summary.ts'
+export * from './thresholds.ts'
