@@ -31,11 +31,13 @@ export function readList(list: unknown): { nodes: SlimNode[]; pods: SlimPod[]; p
   const nodes: SlimNode[] = []
   const pods: SlimPod[] = []
   const pdbs: SlimPdb[] = []
-  arr(o.items).forEach((item, i) => {
+  for (const [i, item] of arr(o.items).entries()) {
     const itemKind = str(obj(item)?.kind) ?? (kind === 'NodeList' ? 'Node' : kind === 'PodList' ? 'Pod' : undefined)
     const convert = itemKind ? CONVERTERS[itemKind as keyof typeof CONVERTERS] : undefined
-    if (!convert)
-      return void warnings.push(`item ${i} (${describeObject(item)}): unknown kind ${itemKind ?? '(none)'}, skipped`)
+    if (!convert) {
+      warnings.push(`item ${i} (${describeObject(item)}): unknown kind ${itemKind ?? '(none)'}, skipped`)
+      continue
+    }
     try {
       if (itemKind === 'Node') nodes.push(toSlimNode(item))
       else if (itemKind === 'Pod') pods.push(toSlimPod(item))
@@ -43,7 +45,7 @@ export function readList(list: unknown): { nodes: SlimNode[]; pods: SlimPod[]; p
     } catch (err) {
       warnings.push(`item ${i} rejected: ${(err as Error).message}`)
     }
-  })
+  }
   return { nodes, pods, pdbs, warnings }
 }
 

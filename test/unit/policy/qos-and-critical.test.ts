@@ -81,7 +81,7 @@ describe('computePodQOS (upstream TestComputePodQOS)', () => {
 
 // pkg/kubelet/types/pod_update.go predicates.
 describe('critical, static and mirror pods', () => {
-  const src = (v: string) => ({ 'kubernetes.io/config.source': v })
+  const src = (v: string): Record<string, string> => ({ 'kubernetes.io/config.source': v })
   it.each([
     {
       name: 'source file is static',
@@ -148,7 +148,7 @@ describe('critical, static and mirror pods', () => {
       critical: false,
     },
   ])('$name', ({ annotations, priority, static: isStatic, mirror, critical }) => {
-    const pod = { annotations, priority }
+    const pod = { annotations: annotations as Record<string, string>, priority }
     expect(isStaticPod(pod)).toBe(isStatic)
     expect(isMirrorPod(pod)).toBe(mirror)
     expect(isCriticalPod(pod)).toBe(critical)

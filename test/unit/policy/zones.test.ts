@@ -45,7 +45,7 @@ describe('getZoneKey (upstream Test_GetZoneKey)', () => {
     },
     { name: 'zone without region', labels: { [ZONE]: 'z' }, zone: ':\x00:z' },
   ])('$name', ({ labels, zone }) => {
-    expect(getZoneKey(labels)).toBe(zone)
+    expect(getZoneKey(labels as Record<string, string>)).toBe(zone)
   })
 })
 
