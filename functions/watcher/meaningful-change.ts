@@ -11,21 +11,38 @@ import type { SlimNode, SlimPdb, SlimPod } from '../../shared/messages/index.ts'
  * `kube-node-lease` Leases, which the watcher does not watch.
  */
 
-/** meaningfulNodeKey renders a node without heartbeat noise: conditions keep type/status/reason/lastTransitionTime. */
+/**
+ * meaningfulNodeKey renders a node without heartbeat noise: conditions keep
+ * type/status/reason/lastTransitionTime. A fixed-order tuple through JSON.stringify (maps sorted),
+ * several times cheaper than a generic stable stringify on the hot path (one call per heartbeat).
+ */
 export function meaningfulNodeKey(node: SlimNode): string {
-  const { resourceVersion: _rv, conditions, taints, ...rest } = node
-  return stableStringify({
-    ...rest,
-    conditions: conditions
-      .map(({ lastHeartbeatTime: _h, message: _m, ...c }) => c)
-      .sort((a, b) => compare(a.type, b.type)),
-    taints: [...taints].sort((a, b) => compare(`${a.key}\u0000${a.effect}`, `${b.key}\u0000${b.effect}`)),
-  })
+  return JSON.stringify([
+    node.name,
+    node.uid,
+    sorted(node.labels),
+    sorted(node.annotations),
+    node.taints
+      .map((t) => [t.key, t.value ?? null, t.effect, t.timeAdded ?? null])
+      .sort((a, b) => compare(`${a[0]}\u0000${a[2]}`, `${b[0]}\u0000${b[2]}`)),
+    node.conditions
+      .map((c) => [c.type, c.status, c.reason ?? null, c.lastTransitionTime ?? null])
+      .sort((a, b) => compare(a[0] as string, b[0] as string)),
+    node.unschedulable,
+    sorted(node.capacity),
+    sorted(node.allocatable),
+    node.creationTimestamp ?? null,
+  ])
 }
 
-/** meaningfulPodKey renders a slim pod whole: every field it keeps (phase, tolerations, priority, deletionTimestamp, ready…) matters. */
+/**
+ * meaningfulPodKey renders a slim pod whole: every field it keeps (phase, tolerations, priority,
+ * deletionTimestamp, ready…) matters. The converter builds slim pods in schema order and the API
+ * server sends maps with sorted keys, so plain JSON.stringify is stable; were a map ever reordered,
+ * the cost is one harmless extra view.
+ */
 export function meaningfulPodKey(pod: SlimPod): string {
-  return stableStringify(pod)
+  return JSON.stringify(pod)
 }
 
 /**
@@ -36,6 +53,12 @@ export function meaningfulPodKey(pod: SlimPod): string {
 export function meaningfulPdbKey(pdb: SlimPdb): string {
   const { disruptionsAllowed: _d, currentHealthy: _c, desiredHealthy: _h, expectedPods: _e, ...spec } = pdb
   return stableStringify(spec)
+}
+
+function sorted(map: Record<string, string>): [string, string][] {
+  return Object.keys(map)
+    .sort()
+    .map((k) => [k, map[k] as string])
 }
 
 function compare(a: string, b: string): number {
