@@ -109,7 +109,6 @@ function mergeMap(
   if (directive !== undefined && directive !== 'merge') throw badRequest(`unknown patch type: ${String(directive)}`)
   const out: JsonObject = { ...original }
   for (const [key, value] of Object.entries(patch)) {
-    if (key === '$patch' || key === '$retainKeys' || key.startsWith('$setElementOrder/')) continue
     const child = path ? `${path}.${key}` : key
     if (key.startsWith('$deleteFromPrimitiveList/')) {
       const field = key.slice('$deleteFromPrimitiveList/'.length)
@@ -117,6 +116,8 @@ function mergeMap(
       if (Array.isArray(list) && Array.isArray(value)) out[field] = list.filter((e) => !value.includes(e))
       continue
     }
+    // Other directives ($patch, $retainKeys, $setElementOrder/…) are never stored as fields.
+    if (key.startsWith('$')) continue
     if (value === null) {
       delete out[key]
       continue

@@ -130,32 +130,50 @@ export const PdbSpecSchema = z
     message: 'set exactly one of minAvailable and maxUnavailable',
   })
 
-const at = { at: DurationSchema }
 const NodeRef = z.strictObject({ node: z.string().min(1) })
 
-export const StepSchema = z.union([
-  z.strictObject({ ...at, setCondition: ConditionSchema.extend({ node: z.string().min(1) }) }),
-  z.strictObject({ ...at, clearCondition: z.strictObject({ node: z.string().min(1), type: z.string().min(1) }) }),
-  z.strictObject({ ...at, addTaint: TaintSchema.extend({ node: z.string().min(1) }) }),
-  z.strictObject({
-    ...at,
-    removeTaint: z.strictObject({ node: z.string().min(1), key: z.string().min(1), effect: z.string().optional() }),
+/** STEP_ACTIONS: each timeline step carries `at` and exactly one of these actions. */
+export const STEP_ACTIONS = {
+  setCondition: ConditionSchema.extend({ node: z.string().min(1) }),
+  clearCondition: z.strictObject({ node: z.string().min(1), type: z.string().min(1) }),
+  addTaint: TaintSchema.extend({ node: z.string().min(1) }),
+  removeTaint: z.strictObject({ node: z.string().min(1), key: z.string().min(1), effect: z.string().optional() }),
+  setStats: z.strictObject({ node: z.string().min(1), stats: NodeStatsSchema }),
+  silence: NodeRef,
+  resume: NodeRef,
+  createPod: PodSpecSchema,
+  deletePod: z.strictObject({
+    name: z.string().min(1),
+    namespace: z.string().default('default'),
+    gracePeriodSeconds: z.number().int().nonnegative().optional(),
   }),
-  z.strictObject({ ...at, setStats: z.strictObject({ node: z.string().min(1), stats: NodeStatsSchema }) }),
-  z.strictObject({ ...at, silence: NodeRef }),
-  z.strictObject({ ...at, resume: NodeRef }),
-  z.strictObject({ ...at, createPod: PodSpecSchema }),
-  z.strictObject({
-    ...at,
-    deletePod: z.strictObject({
-      name: z.string().min(1),
-      namespace: z.string().default('default'),
-      gracePeriodSeconds: z.number().int().nonnegative().optional(),
-    }),
-  }),
-  z.strictObject({ ...at, fault: FaultRuleSchema }),
-  z.strictObject({ ...at, clearFaults: z.literal(true) }),
-])
+  fault: FaultRuleSchema,
+  clearFaults: z.literal(true),
+}
+type Actions = typeof STEP_ACTIONS
+export type ScenarioStep = {
+  [K in keyof Actions]: { at: number } & { [P in K]: z.output<Actions[P]> }
+}[keyof Actions]
+
+/** StepSchema validates one step, naming the action's bad field (`timeline[2].addTaint.effect`). */
+export const StepSchema = z.looseObject({ at: DurationSchema }).transform((raw, ctx): ScenarioStep => {
+  const keys = Object.keys(raw).filter((k) => k !== 'at')
+  const key = keys[0] as keyof Actions
+  if (keys.length !== 1 || !(key in STEP_ACTIONS)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `expected exactly one action of ${Object.keys(STEP_ACTIONS).join(', ')}; got ${keys.join(', ') || 'none'}`,
+    })
+    return z.NEVER
+  }
+  const parsed = STEP_ACTIONS[key].safeParse(raw[key])
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues)
+      ctx.addIssue({ code: 'custom', message: issue.message, path: [key, ...issue.path] })
+    return z.NEVER
+  }
+  return { at: raw.at, [key]: parsed.data } as ScenarioStep
+})
 
 export const ScenarioSchema = z.strictObject({
   name: z.string().min(1),
@@ -185,6 +203,5 @@ export const ScenarioSchema = z.strictObject({
 
 export type Scenario = z.infer<typeof ScenarioSchema>
 export type ScenarioInput = z.input<typeof ScenarioSchema>
-export type ScenarioStep = z.infer<typeof StepSchema>
 export type PodSpec = z.infer<typeof PodSpecSchema>
 export type NodeSpec = z.infer<typeof NodeSpecSchema>
