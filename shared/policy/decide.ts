@@ -8,7 +8,7 @@ import { ruleStateOf } from './condition-state.ts'
 import { decideConditionTaint } from './decide-condition-taint.ts'
 import { decideDrain, drainDue } from './decide-drain.ts'
 import { forecastAlerts, type PodForecast } from './forecast-alerts.ts'
-import { type EvictionForecast, forecastEviction } from './forecast-eviction.ts'
+import { forecastContext, forecastWith } from './forecast-eviction.ts'
 import { type Verdict, verdict } from './verdict.ts'
 import { type HeldAction, zoneBrakeAlert } from './zone-alerts.ts'
 import { budgetClaim, decideBrake } from './zone-brake.ts'
@@ -23,13 +23,6 @@ export type DecideResult = {
   zone: ZoneContext
 }
 type Out = { decisions: Decision[]; alerts: Alert[]; verdicts: Verdict[]; held: HeldAction[] }
-
-const NO_TAINTS: EvictionForecast = Object.freeze({
-  outcome: 'never',
-  evictAt: null,
-  reason: 'no NoExecute taints on the node',
-  estimate: false,
-})
 
 /**
  * decide judges one NodeView at `now` under the policy: condition rules (taint, untaint, drain,
@@ -54,11 +47,8 @@ export function decide(view: NodeView, policy: Policy, now: Date): DecideResult 
 
 /** forecastPods forecasts every pod on the node (a shared constant when the node has no NoExecute taint). */
 export function forecastPods(view: Pick<NodeView, 'node' | 'pods'>, now: Date): PodForecast[] {
-  const anyNoExecute = view.node.taints.some((t) => t.effect === 'NoExecute')
-  return view.pods.map((pod) => ({
-    pod,
-    forecast: anyNoExecute ? forecastEviction(pod, view.node.taints, now) : NO_TAINTS,
-  }))
+  const ctx = forecastContext(view.node.taints, now)
+  return view.pods.map((pod) => ({ pod, forecast: forecastWith(pod, ctx) }))
 }
 
 function decideRule(view: NodeView, rule: ConditionRule, zone: ZoneContext, policy: Policy, now: Date, out: Out): void {

@@ -22,16 +22,42 @@ function describe(t: Pick<Taint, 'key' | 'value' | 'effect'>): string {
   return `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`
 }
 
-/** forecastEviction predicts the pod's NoExecute eviction on a node carrying `taints` (any effects). */
-export function forecastEviction(
-  pod: Pick<SlimPod, 'tolerations' | 'startTime' | 'creationTimestamp'>,
-  taints: readonly Taint[],
-  now: Date,
-): EvictionForecast {
+type Arrival = Pick<SlimPod, 'tolerations' | 'startTime' | 'creationTimestamp'>
+
+/** ForecastContext: what every pod of one node shares, computed once (taints, their text, the clock). */
+export type ForecastContext = {
+  noExecute: Taint[]
+  all: string
+  taintMs: number | undefined
+  now: Date
+  nowIso: string
+  iso: Map<number, string>
+}
+
+const NEVER_NO_TAINTS: EvictionForecast = Object.freeze({
+  outcome: 'never',
+  evictAt: null,
+  reason: 'no NoExecute taints on the node',
+  estimate: false,
+})
+
+/** forecastContext prepares the per-node part of the forecast. */
+export function forecastContext(taints: readonly Taint[], now: Date): ForecastContext {
   const noExecute = taints.filter((t) => t.effect === 'NoExecute')
-  const nowIso = now.toISOString()
-  if (noExecute.length === 0)
-    return { outcome: 'never', evictAt: null, reason: 'no NoExecute taints on the node', estimate: false }
+  const added = noExecute.map((t) => (t.timeAdded ? Date.parse(t.timeAdded) : Number.NaN)).filter(Number.isFinite)
+  const taintMs = added.length > 0 ? Math.min(...added) : undefined
+  return { noExecute, all: noExecute.map(describe).join(', '), taintMs, now, nowIso: now.toISOString(), iso: new Map() }
+}
+
+/** forecastEviction predicts the pod's NoExecute eviction on a node carrying `taints` (any effects). */
+export function forecastEviction(pod: Arrival, taints: readonly Taint[], now: Date): EvictionForecast {
+  return forecastWith(pod, forecastContext(taints, now))
+}
+
+/** forecastWith is forecastEviction with the node's context prepared once for all its pods. */
+export function forecastWith(pod: Arrival, ctx: ForecastContext): EvictionForecast {
+  const { noExecute, all, nowIso } = ctx
+  if (noExecute.length === 0) return NEVER_NO_TAINTS
   const match = getMatchingTolerations(noExecute, pod.tolerations)
   if (!match.tolerated)
     return {
@@ -41,15 +67,14 @@ export function forecastEviction(
       estimate: false,
     }
   const min = getMinTolerationTime(match.used)
-  const all = noExecute.map(describe).join(', ')
   if (min < 0) return { outcome: 'never', evictAt: null, reason: `tolerates ${all} forever`, estimate: false }
   if (min === 0)
     return { outcome: 'now', evictAt: nowIso, reason: `tolerates ${all} with tolerationSeconds ≤ 0`, estimate: false }
-  const start = countdownStart(pod, noExecute, now)
+  const start = countdownStart(pod, ctx)
   const dueMs = start.ms + min * 1000
-  const due = new Date(dueMs).toISOString()
-  const estimate = `${min}s countdown from ~${new Date(start.ms).toISOString()} (${start.from}; estimate: upstream starts it when its taint-eviction controller first sees the pod)`
-  if (dueMs <= now.getTime())
+  const due = isoOf(ctx, dueMs)
+  const estimate = `${min}s countdown from ~${isoOf(ctx, start.ms)} (${start.from}; estimate: upstream starts it when its taint-eviction controller first sees the pod)`
+  if (dueMs <= ctx.now.getTime())
     return {
       outcome: 'now',
       evictAt: nowIso,
@@ -59,18 +84,22 @@ export function forecastEviction(
   return { outcome: 'at', evictAt: due, reason: `tolerates ${all} for ${min}s: ${estimate}`, estimate: true }
 }
 
-function countdownStart(
-  pod: Pick<SlimPod, 'startTime' | 'creationTimestamp'>,
-  taints: readonly Taint[],
-  now: Date,
-): { ms: number; from: string } {
-  const added = taints.map((t) => (t.timeAdded ? Date.parse(t.timeAdded) : Number.NaN)).filter(Number.isFinite)
-  const taintMs = added.length > 0 ? Math.min(...added) : undefined
+function isoOf(ctx: ForecastContext, ms: number): string {
+  let iso = ctx.iso.get(ms)
+  if (iso === undefined) {
+    iso = new Date(ms).toISOString()
+    ctx.iso.set(ms, iso)
+  }
+  return iso
+}
+
+function countdownStart(pod: Arrival, ctx: ForecastContext): { ms: number; from: string } {
+  const { taintMs } = ctx
   const arrival = pod.startTime ?? pod.creationTimestamp
   const arrivalMs = arrival ? Date.parse(arrival) : undefined
   if (taintMs === undefined && arrivalMs === undefined)
-    return { ms: now.getTime(), from: 'no taint timeAdded or pod start known: counted from now' }
+    return { ms: ctx.now.getTime(), from: 'no taint timeAdded or pod start known: counted from now' }
   if (arrivalMs !== undefined && (taintMs === undefined || arrivalMs > taintMs))
     return { ms: arrivalMs, from: 'pod arrival' }
-  return { ms: taintMs ?? now.getTime(), from: 'taint timeAdded' }
+  return { ms: taintMs ?? ctx.now.getTime(), from: 'taint timeAdded' }
 }
