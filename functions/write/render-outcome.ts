@@ -87,7 +87,7 @@ export function renderOutcomeAlert(d: Decision, outcome: Outcome, now: Date): Al
       ? `${dry ? `${dry}would ` : ''}${describeAction(d)}: ${d.reason}`
       : `${dry}${outcome.status} ${describeAction(d)}: ${outcome.reason}`
   return AlertSchema.parse({
-    id: contentId({ kind: 'ActionOutcome', decision: d.id, status: outcome.status, code: outcome.code }),
+    id: contentId({ kind: 'ActionOutcome', decision: d.id, status: outcome.status }),
     status: 'firing',
     severity: outcome.severity ?? (outcome.status === 'blocked' ? 'warning' : 'info'),
     kind: 'ActionOutcome',
