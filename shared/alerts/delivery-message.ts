@@ -13,7 +13,7 @@ import { TimestampSchema } from '../messages/kube.ts'
 export const DeliveryExtensionsSchema = z.object({
   /** `<namespace>/<name>` of the AlertSubscription. */
   nwsubscription: z.string().regex(/^[a-z0-9.-]+\/[a-z0-9.-]+$/, 'not <namespace>/<name>'),
-  /** Idempotency key sent to the receiver: `<alert id>:firing:<repeat slot>` or `<alert id>:resolved`. */
+  /** Idempotency key sent to the receiver: `<alert id>:firing:<repeat window start>` or `<alert id>:resolved`. */
   nwdeliveryid: z.string().min(1),
   nwattempt: z.number().int().min(1),
   nwfirstattempt: TimestampSchema,

@@ -32,10 +32,12 @@ export function planNotice(alert: Alert, subscription: AlertSubscription, now: D
   const repeatMs = parseDuration(subscription.spec.repeatInterval)
   const sinceMs = record ? now.getTime() - Date.parse(record.at) : Number.POSITIVE_INFINITY
   if (sinceMs < repeatMs) return skip(`notified at ${record?.at}; repeats after ${subscription.spec.repeatInterval}`)
-  const slot = Math.floor(Math.max(0, now.getTime() - Date.parse(alert.startsAt)) / repeatMs)
+  // The repeat window on the clock, not on startsAt (producers may restamp startsAt on every resync):
+  // duplicates within one window share the key; a repeat, ≥ one interval later, always gets a new one.
+  const windowStart = new Date(Math.floor(now.getTime() / repeatMs) * repeatMs).toISOString()
   return {
     send: true,
-    deliveryId: `${alert.id}:firing:${slot}`,
+    deliveryId: `${alert.id}:firing:${windowStart}`,
     reason: record ? `repeat after ${subscription.spec.repeatInterval}` : 'first notice',
   }
 }

@@ -87,7 +87,7 @@ describe('webhook delivery over real HTTP', () => {
     for (const hit of flaky.hits) {
       const headers = Object.fromEntries(Object.entries(hit.headers).map(([k, v]) => [k, String(v)]))
       expect(verifyWebhook(hit.body, headers, KEY, Number(headers['x-nodewarden-timestamp']))).toEqual({ ok: true })
-      expect(headers['idempotency-key']).toBe('alert-node-a-kernel:firing:0')
+      expect(headers['idempotency-key']).toBe('alert-node-a-kernel:firing:2026-11-22T08:00:00.000Z')
       expect(headers['x-nodewarden-alert-id']).toBe('alert-node-a-kernel')
     }
     expect(flaky.hits.map((x) => x.headers['x-nodewarden-delivery-attempt'])).toEqual(['1', '2'])
@@ -135,14 +135,15 @@ describe('webhook delivery over real HTTP', () => {
     const r = await subscribe('repeat', () => 200, { repeatInterval: '1h' })
     const h = createHarness(cluster.kube, { start: T0 })
     for (let minute = 0; minute <= 130; minute += 5) {
-      h.publish(anAlert()) // decide re-emits the firing alert on every 5-minute resync
+      // decide re-emits the firing alert on every 5-minute resync, restamping startsAt
+      h.publish(anAlert({ startsAt: h.now().toISOString() }))
       await h.drain()
       h.advance(5 * 60_000)
     }
     expect(r.hits.map((x) => x.headers['idempotency-key'])).toEqual([
-      'alert-node-a-kernel:firing:0',
-      'alert-node-a-kernel:firing:1',
-      'alert-node-a-kernel:firing:2',
+      'alert-node-a-kernel:firing:2026-11-22T10:00:00.000Z',
+      'alert-node-a-kernel:firing:2026-11-22T11:00:00.000Z',
+      'alert-node-a-kernel:firing:2026-11-22T12:00:00.000Z',
     ])
   })
 

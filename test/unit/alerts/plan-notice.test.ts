@@ -18,7 +18,7 @@ describe('planNotice', () => {
       alert: anAlert(),
       sub: aSubscription(),
       now: '2026-11-22T10:01:00Z',
-      want: { send: true, deliveryId: 'alert-node-a-kernel:firing:0', reason: 'first notice' },
+      want: { send: true, deliveryId: 'alert-node-a-kernel:firing:2026-11-22T08:00:00.000Z', reason: 'first notice' },
     },
     {
       name: 'stays quiet on a resync inside the repeat interval',
@@ -40,7 +40,11 @@ describe('planNotice', () => {
         notified: { 'alert-node-a-kernel': { at: '2026-11-22T10:01:00Z', kind: 'ConditionTainted' } },
       }),
       now: '2026-11-22T14:01:00Z',
-      want: { send: true, deliveryId: 'alert-node-a-kernel:firing:1', reason: 'repeat after 4h' },
+      want: {
+        send: true,
+        deliveryId: 'alert-node-a-kernel:firing:2026-11-22T12:00:00.000Z',
+        reason: 'repeat after 4h',
+      },
     },
     {
       name: 'honours a shorter configured repeat interval',
@@ -50,7 +54,11 @@ describe('planNotice', () => {
         notified: { 'alert-node-a-kernel': { at: '2026-11-22T10:01:00Z', kind: 'ConditionTainted' } },
       }),
       now: '2026-11-22T10:31:00Z',
-      want: { send: true, deliveryId: 'alert-node-a-kernel:firing:1', reason: 'repeat after 30m' },
+      want: {
+        send: true,
+        deliveryId: 'alert-node-a-kernel:firing:2026-11-22T10:30:00.000Z',
+        reason: 'repeat after 30m',
+      },
     },
     {
       name: 'sends resolved to a subscription that received the firing notice',
@@ -116,14 +124,14 @@ describe('planNotice', () => {
       alert: anAlert({ subject: { kind: 'Node', name: 'node-b', zone: 'eu-west-1b' } }),
       sub: aSubscription({ notified: { [zoneBrake.id]: toNotice(zoneBrake, at(T0)) } }),
       now: '2026-11-22T10:01:00Z',
-      want: { send: true, deliveryId: 'alert-node-a-kernel:firing:0', reason: 'first notice' },
+      want: { send: true, deliveryId: 'alert-node-a-kernel:firing:2026-11-22T08:00:00.000Z', reason: 'first notice' },
     },
     {
       name: 'sends the zone alert itself',
       alert: zoneBrake,
       sub: aSubscription(),
       now: '2026-11-22T10:01:00Z',
-      want: { send: true, deliveryId: 'alert-zone-eu-west-1a:firing:0', reason: 'first notice' },
+      want: { send: true, deliveryId: 'alert-zone-eu-west-1a:firing:2026-11-22T08:00:00.000Z', reason: 'first notice' },
     },
     {
       name: 'skips an alert the filters refuse, with their reason',
