@@ -115,8 +115,8 @@ async function runChild(mode: 'slim' | 'naive'): Promise<void> {
   const started = performance.now()
   const meter = mode === 'slim' ? await startSlim(kc) : await startNaive(kc)
   const syncMs = Math.round(performance.now() - started)
-  // Let the initial burst (one view per node) drain before the steady window.
-  await new Promise((r) => setTimeout(r, 3_000))
+  // Let the initial burst (one view per node, events queued during the list) drain before the steady window.
+  await new Promise((r) => setTimeout(r, 8_000))
   const base = { ...(await meter.counts()), cpu: process.cpuUsage(), at: performance.now() }
   await new Promise((r) => setTimeout(r, Number(process.env.WATCHER_BENCH_STEADY_MS)))
   const end = await meter.counts()
@@ -171,14 +171,13 @@ async function startNaive(kc: import('@kubernetes/client-node').KubeConfig): Pro
     ),
   ]
   for (const informer of informers) {
-    for (const verb of [k8s.ADD, k8s.UPDATE, k8s.DELETE]) {
-      informer.on(verb, (obj: unknown) => {
-        events++
-        // Naive forwarding: every event goes out as its full object.
-        bytes += JSON.stringify(obj).length
-        forwarded++
-      })
+    const forward = (obj: unknown) => {
+      events++
+      // Naive forwarding: every event goes out as its full object.
+      bytes += JSON.stringify(obj).length
+      forwarded++
     }
+    for (const verb of ['add', 'update', 'delete'] as const) informer.on(verb as 'error', forward)
     informer.on('error', () => setTimeout(() => informer.start(), 1000))
   }
   await Promise.all(informers.map((i) => i.start()))
