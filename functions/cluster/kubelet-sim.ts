@@ -195,7 +195,12 @@ export function startKubeletSimulation(emulator: Emulator, options: KubeletOptio
       store.forEachEntry(nodeDef, (e) => names.push(e.obj.metadata.name))
       heartbeat.sync(names, nowMs)
       lease.sync(names, nowMs)
-      for (const n of names) if (!lastRenew.has(n)) lastRenew.set(n, nowMs)
+      // A running cluster already has a Lease per node: create missing ones at once, renew on the cadence.
+      for (const n of names) {
+        if (lastRenew.has(n)) continue
+        lastRenew.set(n, nowMs)
+        if (!emulator.state.silentNodes.has(n) && !store.getEntry(leaseDef, 'kube-node-lease', n)) renewLease(n, now)
+      }
     }
     for (const name of heartbeat.due(nowMs)) {
       if (emulator.state.silentNodes.has(name)) continue

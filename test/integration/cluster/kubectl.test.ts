@@ -25,9 +25,21 @@ function seed() {
   const ready = { conditions: [{ type: 'Ready', status: 'True' }] }
   emu.store.create({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' }, spec: {}, status: ready })
   emu.store.create({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n2' }, spec: {}, status: ready })
-  const ds = emu.store.create({ apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'ds1', namespace: 'kube-system' }, spec: {} })
-  const rs = emu.store.create({ apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 2 } })
-  const owner = (o: typeof ds, kind: string) => [{ apiVersion: 'apps/v1', kind, name: o.metadata.name, uid: o.metadata.uid, controller: true }]
+  const ds = emu.store.create({
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name: 'ds1', namespace: 'kube-system' },
+    spec: {},
+  })
+  const rs = emu.store.create({
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: { name: 'web', namespace: 'default' },
+    spec: { replicas: 2 },
+  })
+  const owner = (o: typeof ds, kind: string) => [
+    { apiVersion: 'apps/v1', kind, name: o.metadata.name, uid: o.metadata.uid, controller: true },
+  ]
   const pod = (name: string, ns: string, node: string, ownerReferences: unknown, l: Record<string, string> = {}) =>
     emu.store.create({
       apiVersion: 'v1',
@@ -62,7 +74,9 @@ describe.skipIf(!KUBECTL)('kubectl against the emulator', () => {
   it('lists nodes, pods and PDBs as JSON with kinds and the PDB status', async () => {
     const run = await kubectl('get', 'nodes,pods,pdb', '-A', '-o', 'json')
     expect(run.code).toBe(0)
-    const list = JSON.parse(run.stdout) as { items: Array<{ kind: string; metadata: { name: string }; status?: { disruptionsAllowed?: number } }> }
+    const list = JSON.parse(run.stdout) as {
+      items: Array<{ kind: string; metadata: { name: string }; status?: { disruptionsAllowed?: number } }>
+    }
     expect(list.items.map((i) => `${i.kind}/${i.metadata.name}`)).toEqual(
       expect.arrayContaining(['Node/n1', 'Node/n2', 'Pod/web-1', 'Pod/ds1-n1', 'PodDisruptionBudget/web-pdb']),
     )

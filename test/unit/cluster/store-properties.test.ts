@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest'
 import { describe, expect } from 'vitest'
 import { Operations } from '../../../functions/cluster/operations.ts'
-import { ObjectStore, type KubeObject } from '../../../functions/cluster/store.ts'
+import { type KubeObject, ObjectStore } from '../../../functions/cluster/store.ts'
 
 const NOW = () => new Date('2026-11-22T10:00:00Z')
 const names = fc.constantFrom('a', 'b', 'c')
@@ -33,12 +33,16 @@ describe('emulator store under random requests', () => {
       for (const o of ops) {
         const before = store.getEntry(def, 'default', o.name)?.json
         try {
-          if (o.kind === 'create') operations.create(def, 'default', { metadata: { name: o.name, labels: { l: 'x' } }, data: { v: o.label } })
+          if (o.kind === 'create')
+            operations.create(def, 'default', { metadata: { name: o.name, labels: { l: 'x' } }, data: { v: o.label } })
           else if (o.kind === 'patch') operations.patch(def, 'default', o.name, o.body, 'merge')
           else if (o.kind === 'jsonpatch') operations.patch(def, 'default', o.name, o.body, 'json')
           else if (o.kind === 'smp') operations.patch(def, 'default', o.name, o.body, 'strategic')
           else if (o.kind === 'update')
-            operations.update(def, 'default', o.name, { metadata: { name: o.name, ...(o.rv !== null ? { resourceVersion: String(o.rv) } : {}) }, data: o.body })
+            operations.update(def, 'default', o.name, {
+              metadata: { name: o.name, ...(o.rv !== null ? { resourceVersion: String(o.rv) } : {}) },
+              data: o.body,
+            })
           else operations.delete(def, 'default', o.name)
         } catch (err) {
           // a rejected request must be an API error and must leave the object untouched
