@@ -303,7 +303,7 @@ describe('custom resources and bad input', () => {
                 name: 'v1alpha1',
                 served: true,
                 storage: true,
-                schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+                schema: { openAPIV3Schema: { type: 'object', x_kubernetes_preserve_unknown_fields: true } },
               },
             ],
           },

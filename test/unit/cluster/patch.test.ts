@@ -104,7 +104,7 @@ describe('strategic merge patch', () => {
       want: { metadata: { labels: { a: '1', c: '3' } } },
     },
   ])('$name', ({ original, patch, keys, want }) => {
-    expect(applyStrategicMergePatch(original as Obj, patch, keys)).toEqual(want)
+    expect(applyStrategicMergePatch(original as unknown as Obj, patch, keys)).toEqual(want)
   })
 })
 

@@ -17,7 +17,7 @@ describe('label selectors', () => {
     { name: 'does-not-exist', selector: '!gpu', labels: { app: 'x' }, want: true },
     { name: 'prefixed keys', selector: 'kubernetes.io/os=linux', labels: { 'kubernetes.io/os': 'linux' }, want: true },
   ])('$name', ({ selector, labels, want }) => {
-    expect(matchesRequirements(parseLabelSelector(selector), labels)).toBe(want)
+    expect(matchesRequirements(parseLabelSelector(selector), labels as Record<string, string>)).toBe(want)
   })
 
   it.each([
