@@ -22,6 +22,8 @@ type ChildReport = {
   mode: 'slim' | 'naive'
   syncMs: number
   events: number
+  /** Watch restarts + relists during the window (slim only). */
+  restarts: number
   forwarded: number
   cpuSeconds: number
   windowSeconds: number
@@ -80,6 +82,7 @@ export async function run(): Promise<Record<string, unknown>> {
 function summary(r: ChildReport, cpuPerMinute: number) {
   return {
     syncMs: r.syncMs,
+    watchRestartsInWindow: r.restarts,
     eventsPerSecond: round(r.events / r.windowSeconds),
     forwardedPerSecond: round(r.forwarded / r.windowSeconds),
     fractionForwarded: r.events === 0 ? 0 : Number((r.forwarded / r.events).toFixed(4)),
@@ -128,6 +131,7 @@ async function runChild(mode: 'slim' | 'naive'): Promise<void> {
     mode,
     syncMs,
     events: end.events - base.events,
+    restarts: (end.restarts ?? 0) - (base.restarts ?? 0),
     forwarded: end.forwarded - base.forwarded,
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
     windowSeconds,
@@ -137,7 +141,7 @@ async function runChild(mode: 'slim' | 'naive'): Promise<void> {
   process.send?.(report, () => process.exit(0))
 }
 
-type Meter = { counts: () => Promise<{ events: number; forwarded: number }> }
+type Meter = { counts: () => Promise<{ events: number; forwarded: number; restarts?: number }> }
 
 async function startSlim(kc: import('@kubernetes/client-node').KubeConfig): Promise<Meter> {
   const { startWatcher } = await import('../functions/watcher/watcher.ts')
@@ -153,7 +157,12 @@ async function startSlim(kc: import('@kubernetes/client-node').KubeConfig): Prom
     },
   })
   await watcher.ready
-  return { counts: async () => ({ events: (await watcher.counters()).eventsReceived, forwarded }) }
+  return {
+    counts: async () => {
+      const c = await watcher.counters()
+      return { events: c.eventsReceived, forwarded, restarts: c.watchRestarts + c.relists }
+    },
+  }
 }
 
 async function startNaive(kc: import('@kubernetes/client-node').KubeConfig): Promise<Meter> {
