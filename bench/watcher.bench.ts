@@ -119,6 +119,7 @@ async function runChild(mode: 'slim' | 'naive'): Promise<void> {
   const meter = mode === 'slim' ? await startSlim(kc) : await startNaive(kc)
   const syncMs = Math.round(performance.now() - started)
   // Let the initial burst (one view per node, events queued during the list) drain before the steady window.
+  while (((await meter.counts()).pending ?? 0) > 0) await new Promise((r) => setTimeout(r, 250))
   await new Promise((r) => setTimeout(r, 8_000))
   const base = { ...(await meter.counts()), cpu: process.cpuUsage(), at: performance.now() }
   await new Promise((r) => setTimeout(r, Number(process.env.WATCHER_BENCH_STEADY_MS)))
@@ -141,7 +142,7 @@ async function runChild(mode: 'slim' | 'naive'): Promise<void> {
   process.send?.(report, () => process.exit(0))
 }
 
-type Meter = { counts: () => Promise<{ events: number; forwarded: number; restarts?: number }> }
+type Meter = { counts: () => Promise<{ events: number; forwarded: number; restarts?: number; pending?: number }> }
 
 async function startSlim(kc: import('@kubernetes/client-node').KubeConfig): Promise<Meter> {
   const { startWatcher } = await import('../functions/watcher/watcher.ts')
@@ -160,7 +161,7 @@ async function startSlim(kc: import('@kubernetes/client-node').KubeConfig): Prom
   return {
     counts: async () => {
       const c = await watcher.counters()
-      return { events: c.eventsReceived, forwarded, restarts: c.watchRestarts + c.relists }
+      return { events: c.eventsReceived, forwarded, restarts: c.watchRestarts + c.relists, pending: c.pendingViews }
     },
   }
 }
