@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { checkTargetUrl, type EgressPolicy } from '../../shared/alerts/egress-guard.ts'
-import { selectorProblems } from '../../shared/alerts/label-selector.ts'
 import { DNS_LABEL, SubscriptionSpecSchema } from '../../shared/alerts/subscription.ts'
+import { selectorProblems } from '../../shared/policy/label-selector.ts'
 
 /**
  * The body of POST /subscriptions and PUT /subscriptions/{id}: the AlertSubscription spec, except

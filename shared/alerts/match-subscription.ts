@@ -1,5 +1,5 @@
 import type { Alert } from '../messages/alert.ts'
-import { matchesLabelSelector } from './label-selector.ts'
+import { matchesLabelSelector } from '../policy/label-selector.ts'
 import type { Filters } from './subscription.ts'
 
 export type Match = { match: boolean; reason: string }

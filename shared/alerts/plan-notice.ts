@@ -1,6 +1,7 @@
+import { parseDuration } from '../config/duration.ts'
 import type { Alert } from '../messages/alert.ts'
 import { matchFilters } from './match-subscription.ts'
-import { type AlertSubscription, type Notice, parseDuration } from './subscription.ts'
+import type { AlertSubscription, Notice } from './subscription.ts'
 
 /**
  * What the alert function does for one alert and one subscription. The rule against floods:
@@ -29,7 +30,7 @@ export function planNotice(alert: Alert, subscription: AlertSubscription, now: D
   }
   const brake = zoneBrakeFor(alert, notified)
   if (brake) return skip(`folded into zone alert ${brake} while the zone brake holds`)
-  const repeatMs = parseDuration(subscription.spec.repeatInterval)
+  const repeatMs = parseDuration(subscription.spec.repeatInterval) ?? 0
   const sinceMs = record ? now.getTime() - Date.parse(record.at) : Number.POSITIVE_INFINITY
   if (sinceMs < repeatMs) return skip(`notified at ${record?.at}; repeats after ${subscription.spec.repeatInterval}`)
   // The repeat window on the clock, not on startsAt (producers may restamp startsAt on every resync):

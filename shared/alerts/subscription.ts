@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import { parseDuration } from '../config/duration.ts'
 import { AlertKindSchema, SeveritySchema } from '../messages/alert.ts'
 import { LabelSelectorSchema, TimestampSchema } from '../messages/kube.ts'
 
@@ -21,15 +22,7 @@ export type Format = z.infer<typeof FormatSchema>
 export const DurationSchema = z
   .string()
   .regex(/^(\d+(ms|s|m|h))+$/, 'not a duration like 30s, 5m, 4h or 1h30m')
-  .refine((d) => parseDuration(d) >= 60_000, 'must be at least 1m')
-
-/** parseDuration converts a Go-style duration (`1h30m`) to milliseconds. */
-export function parseDuration(text: string): number {
-  const unit: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
-  let total = 0
-  for (const m of text.matchAll(/(\d+)(ms|s|m|h)/g)) total += Number(m[1]) * (unit[m[2] as string] ?? 0)
-  return total
-}
+  .refine((d) => (parseDuration(d) ?? 0) >= 60_000, 'must be at least 1m')
 
 export const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/
 export const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/

@@ -1,17 +1,29 @@
 import * as z from 'zod'
 
-/** Go-style durations (`90s`, `10m`, `1h30m`, `500ms`) or a number of seconds, parsed to milliseconds. */
+/**
+ * Durations everywhere in nodewarden (policy document, kubelet grace periods, subscription repeat
+ * intervals) use Go's `time.ParseDuration` grammar (`90s`, `10m`, `1h30m`, `500ms`, `-5s`, `0`);
+ * the policy document also accepts a number of seconds.
+ */
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
-const PART = /(\d+(?:\.\d+)?)(ms|s|m|h)/g
-const WHOLE = /^(\d+(?:\.\d+)?(ms|s|m|h))+$/
+const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, μs: 1e-3, ms: 1, s: 1e3, m: 6e4, h: 3.6e6 }
+const WHOLE = /^([+-]?)((?:\d+\.?\d*|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+$/
+const PART = /(\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g
 
-/** parseDuration returns milliseconds for `1h30m`-style text, or undefined when it is not one. */
-export function parseDuration(text: string): number | undefined {
-  if (!WHOLE.test(text)) return undefined
+/** parseGoDuration parses Go `time.ParseDuration` text (`30s`, `1m30s`, `-5s`, `0`) to milliseconds. */
+export function parseGoDuration(text: string): number | undefined {
+  if (text === '0' || text === '+0' || text === '-0') return 0
+  const whole = WHOLE.exec(text)
+  if (!whole) return undefined
   let ms = 0
-  for (const m of text.matchAll(PART)) ms += Number(m[1]) * (UNIT_MS[m[2] ?? ''] ?? Number.NaN)
-  return Number.isFinite(ms) ? Math.round(ms) : undefined
+  for (const part of text.matchAll(PART)) ms += Number(part[1]) * (UNIT_MS[part[2] ?? ''] ?? Number.NaN)
+  return whole[1] === '-' ? -ms : ms
+}
+
+/** parseDuration returns whole milliseconds for a non-negative Go duration, or undefined when it is not one. */
+export function parseDuration(text: string): number | undefined {
+  const ms = parseGoDuration(text)
+  return ms === undefined || ms < 0 || !Number.isFinite(ms) ? undefined : Math.round(ms)
 }
 
 /** formatDuration renders milliseconds the way the policy document writes them (`1h30m`, `45s`). */

@@ -27,3 +27,15 @@ export function describeLabelSelector(selector: LabelSelector): string {
   }
   return parts.join(',') || '{}'
 }
+
+/** selectorProblems lists why a selector is invalid (In/NotIn need values, Exists/DoesNotExist take none). */
+export function selectorProblems(selector: LabelSelector): { path: string; message: string }[] {
+  return (selector.matchExpressions ?? []).flatMap((req, i) => {
+    const n = req.values?.length ?? 0
+    if ((req.operator === 'In' || req.operator === 'NotIn') && n === 0)
+      return [{ path: `matchExpressions.${i}.values`, message: `${req.operator} needs at least one value` }]
+    if ((req.operator === 'Exists' || req.operator === 'DoesNotExist') && n > 0)
+      return [{ path: `matchExpressions.${i}.values`, message: `${req.operator} takes no values` }]
+    return []
+  })
+}

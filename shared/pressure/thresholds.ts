@@ -1,3 +1,4 @@
+import { parseGoDuration } from '../config/duration.ts'
 import {
   addQuantities,
   compareQuantities,
@@ -92,18 +93,6 @@ export function parseThresholdStatement(field: string[], signal: string, text: s
   if ('quantity' in value && !isPositive(value.quantity))
     throw new ThresholdError(field, `eviction threshold ${signal} must be positive: ${text}`)
   return value
-}
-
-/** parseGoDuration parses Go `time.ParseDuration` text (`30s`, `1m30s`, `-5s`, `0`) to milliseconds. */
-export function parseGoDuration(text: string): number | undefined {
-  if (text === '0' || text === '+0' || text === '-0') return 0
-  const m = /^([+-]?)((?:\d+\.?\d*|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+$/.exec(text)
-  if (!m) return undefined
-  const unit: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, μs: 1e-3, ms: 1, s: 1e3, m: 6e4, h: 3.6e6 }
-  let ms = 0
-  for (const part of text.matchAll(/(\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g))
-    ms += Number(part[1]) * (unit[part[2] ?? ''] ?? Number.NaN)
-  return m[1] === '-' ? -ms : ms
 }
 
 type Statements = Record<string, string> | undefined

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { matchesLabelSelector, selectorProblems } from '../../../shared/alerts/label-selector.ts'
 import { matchFilters } from '../../../shared/alerts/match-subscription.ts'
 import type { Filters } from '../../../shared/alerts/subscription.ts'
+import { matchesLabelSelector, selectorProblems } from '../../../shared/policy/label-selector.ts'
 import { anAlert } from './fixtures.ts'
 
 const podAlert = anAlert({

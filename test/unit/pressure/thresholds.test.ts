@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { parseGoDuration } from '../../../shared/config/duration.ts'
 import { parseQuantity } from '../../../shared/policy/quantity.ts'
 import type { Observations } from '../../../shared/pressure/signals.ts'
 import {
@@ -6,7 +7,6 @@ import {
   nodeConditions,
   nodeConditionsLastObservedAt,
   nodeConditionsObservedSince,
-  parseGoDuration,
   parsePercentage,
   parseThresholdConfig,
   reclaimableThreshold,
