@@ -17,8 +17,13 @@ export class PolicyError extends Error {
 /** The ConfigMap data keys a policy may live under, first found wins. */
 export const POLICY_CONFIGMAP_KEYS = ['policy.yaml', 'policy.yml', 'policy.json'] as const
 
+/** A key with a dot in it (an eviction signal like `memory.available`) is bracketed so the path stays readable. */
 function describeIssue(issue: z.core.$ZodIssue): string {
-  const path = issue.path.map(String).join('.') || '(root)'
+  const path =
+    issue.path
+      .map(String)
+      .map((k, i) => (/^[\w-]+$/.test(k) ? `${i === 0 ? '' : '.'}${k}` : `["${k}"]`))
+      .join('') || '(root)'
   return `${path}: ${issue.message}`
 }
 

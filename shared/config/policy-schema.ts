@@ -1,5 +1,6 @@
 import * as z from 'zod'
 import { LabelSelectorSchema, SeveritySchema, TaintEffectSchema } from '../messages/index.ts'
+import { ReliefConfigSchema } from '../pressure/config.ts'
 import { DEFAULT_CONDITION_RULES } from './default-rules.ts'
 import { DurationSchema } from './duration.ts'
 
@@ -122,6 +123,22 @@ export const PolicySchema = z
         ttl: DurationSchema.prefault('15m'),
       })
       .prefault({}),
+    /**
+     * Pressure relief (issue 8; shared/pressure/config.ts): `kubelet` mirrors the nodes' kubelet
+     * eviction settings (evictionHard — default the Linux kubelet's memory.available<100Mi,
+     * nodefs.available<10%, nodefs.inodesFree<5%, imagefs.available<15%, imagefs.inodesFree<5% —
+     * evictionSoft + evictionSoftGracePeriod, evictionMinimumReclaim, evictionPressureTransitionPeriod
+     * 5m, enforceNodeAllocatable [pods], kubeReserved/systemReserved for the allocatable audit);
+     * `relief` holds nodewarden's earlier thresholds (default memory.available 500Mi,
+     * allocatableMemory.available 500Mi, nodefs.available 15%, nodefs.inodesFree 10%,
+     * imagefs.available 20%, imagefs.inodesFree 10%, pid.available 10%; each must sit above the
+     * kubelet's hard one), `interval` 1m (at most one relief eviction per node per interval),
+     * `gracePeriodSeconds`, `layout`, `maxStatsAge` 2m; `collect` paces the watcher's stats
+     * collector (`shortInterval` 15s for hot nodes, `slowInterval` 5m, `concurrency` 8,
+     * `nearFactor` 2, `timeout` 10s). Thresholds are parsed at load: a malformed one fails here,
+     * naming its field (`pressure.kubelet.evictionHard["memory.available"]`).
+     */
+    pressure: ReliefConfigSchema,
   })
   .superRefine((p, ctx) => {
     const seen = new Map<string, string>()

@@ -1,5 +1,6 @@
 import type { ConditionRule, Policy } from '../config/index.ts'
 import type { Alert, Decision, NodeView } from '../messages/index.ts'
+import { decidePressure } from '../pressure/decide-pressure.ts'
 import { auditCriticalWithoutSystemPriority, auditPendingCriticalPods } from './audit-critical-pods.ts'
 import { auditDefaultTolerations } from './audit-default-tolerations.ts'
 import { auditEvictedPods } from './audit-evicted-pods.ts'
@@ -26,7 +27,8 @@ type Out = { decisions: Decision[]; alerts: Alert[]; verdicts: Verdict[]; held: 
 
 /**
  * decide judges one NodeView at `now` under the policy: condition rules (taint, untaint, drain,
- * escalation), NoExecute eviction forecasts, zone brakes, and audits. Pure and deterministic:
+ * escalation), NoExecute eviction forecasts, zone brakes, audits, and pressure relief (with the
+ * view's kubelet stats: at most one relief eviction per node per interval, issue 8). Pure and deterministic:
  * the same view, policy and clock give the same decisions and ids.
  */
 export function decide(view: NodeView, policy: Policy, now: Date): DecideResult {
@@ -42,6 +44,10 @@ export function decide(view: NodeView, policy: Policy, now: Date): DecideResult 
   out.alerts.push(...auditCriticalWithoutSystemPriority(view.node, view.pods, zone.zone, policy, now))
   out.alerts.push(...auditPendingCriticalPods(view.pods, zone.zone, policy, now))
   out.alerts.push(...zoneBrakeAlert(zone, out.held, policy, now))
+  const pressure = decidePressure(view, policy, now)
+  out.decisions.push(...pressure.decisions)
+  out.alerts.push(...pressure.alerts)
+  out.verdicts.push(...pressure.verdicts)
   return { decisions: out.decisions, alerts: out.alerts, forecasts, verdicts: out.verdicts, zone }
 }
 

@@ -125,6 +125,8 @@ export function decideRelief(view: NodeView, policy: PressurePolicy, now: Date):
               priority: candidate.priority,
               hasStats: candidate.hasStats,
               statsObservedAt: evaluation.statsObservedAt ?? null,
+              // The writer re-checks the node's last-relief stamp against it (one pod per node per interval).
+              reliefIntervalSeconds: Math.round(policy.pressure.relief.interval / 1000),
             },
             preconditions: [
               { type: 'nodeUid', uid: view.node.uid },

@@ -4,6 +4,7 @@ import { isProtected, type ProtectionPolicy } from '../policy/protection.ts'
 import { getPodQOS, type QosClass } from '../policy/qos.ts'
 import { parseQuantity, quantityToNumber, quantityValue } from '../policy/quantity.ts'
 import type { ReliefConfig } from './config.ts'
+import { ANNOTATION_LAST_RELIEF, parseLastRelief } from './last-relief.ts'
 import { previewOOMScores } from './oom-score.ts'
 import { type RankedPod, type RankFunction, rankForSignal, rankFunctionOf, usageLookup } from './rank.ts'
 import { CORE_SIGNALS, type Observations, observationsOf, SIGNAL_CONDITION, type Signal } from './signals.ts'
@@ -85,9 +86,6 @@ export type EvaluateInput = {
   protection: ProtectionPolicy
   now: Date
 }
-
-/** ANNOTATION_LAST_RELIEF: the writer stamps the node with the time of its last relief eviction. */
-export const ANNOTATION_LAST_RELIEF = 'nodewarden.io/last-relief'
 
 const podKey = (p: Pick<SlimPod, 'namespace' | 'name'>) => `${p.namespace}/${p.name}`
 
@@ -178,11 +176,11 @@ function holdBackOf(view: NodeView, active: SlimPod[], pressure: ReliefConfig, p
     return {
       holdBack: `${podKey(terminating)} is terminating (deletionTimestamp ${terminating.deletionTimestamp}): waiting until its resources are reclaimed, as the kubelet does after an eviction`,
     }
-  const last = view.node.annotations[ANNOTATION_LAST_RELIEF]
-  const since = last === undefined ? Number.NaN : now.getTime() - Date.parse(last)
+  const last = parseLastRelief(view.node.annotations[ANNOTATION_LAST_RELIEF])
+  const since = last === undefined ? Number.NaN : now.getTime() - Date.parse(last.at)
   if (since < pressure.relief.interval)
     return {
-      holdBack: `last relief eviction at ${last}, ${Math.round(since / 1000)}s ago: at most one per node every ${Math.round(pressure.relief.interval / 1000)}s`,
+      holdBack: `last relief eviction at ${last?.at}${last?.pod ? ` (${last.pod})` : ''}, ${Math.round(since / 1000)}s ago: at most one per node every ${Math.round(pressure.relief.interval / 1000)}s`,
     }
   return {}
 }
