@@ -8,6 +8,7 @@ import { claimBudget, type LedgerDeps, releaseBudget } from './ledger.ts'
 import type { LivePod } from './live-objects.ts'
 import { planAddTolerations } from './plan-tolerations.ts'
 import type { Outcome } from './render-outcome.ts'
+import { isReliefEviction, reliefWindowConflict, stampLastRelief } from './stamp-relief.ts'
 
 type PodDecision = Extract<Decision, { action: 'evict' | 'backfillTolerations' | 'deleteEvictedPod' }>
 
@@ -34,8 +35,19 @@ export async function applyPodDecision(decision: PodDecision, deps: WriteDeps): 
       const reason = verdict.ok ? `pod ${t.namespace}/${t.name} does not exist` : verdict.reason
       return { status: 'skipped', code: verdict.ok ? 'gone' : verdict.kind, reason, dryRun, alert: true }
     }
-    if (decision.action === 'evict' && pod.metadata.deletionTimestamp)
+    if (decision.action === 'evict' && pod.metadata.deletionTimestamp) {
+      // A redelivery after the eviction: make sure its relief stamp is there too (idempotent).
+      if (isReliefEviction(decision)) await stampLastRelief(decision, deps)
       return { status: 'applied', code: 'terminating', reason: 'pod is already terminating', dryRun, alert: true }
+    }
+    if (isReliefEviction(decision)) {
+      const live = node === undefined ? await deps.cluster.readNode(t.nodeName) : node
+      const conflict = reliefWindowConflict(decision, live, deps.now())
+      if (conflict) {
+        await refund()
+        return { status: 'skipped', code: 'reliefInterval', reason: conflict, dryRun, alert: true }
+      }
+    }
     if (decision.budget && !claimed) {
       const grant = await claimBudget(ledger, { ...decision.budget, decisionId: decision.id, node: t.nodeName })
       if (!grant.granted) return budgetBlocked(decision, grant.reason, grant.retryAt, deps)
@@ -43,6 +55,7 @@ export async function applyPodDecision(decision: PodDecision, deps: WriteDeps): 
     }
     const outcome = await act(decision, pod, deps)
     if (outcome === 'conflict') continue
+    if (outcome.status === 'applied' && isReliefEviction(decision)) await stampLastRelief(decision, deps)
     if (outcome.status !== 'applied' && outcome.code !== 'pdb') await refund()
     return outcome
   }

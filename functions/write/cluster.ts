@@ -49,6 +49,8 @@ export type Cluster = {
     recordAnnotation: Record<string, string | null>,
     dryRun: boolean,
   ) => Promise<WriteResult>
+  /** Merge node annotations (null removes one) with the resourceVersion read: 409 when the node changed. */
+  annotateNode: (node: LiveNode, annotations: Record<string, string | null>, dryRun: boolean) => Promise<WriteResult>
   evictPod: (pod: LivePod, options: { gracePeriodSeconds?: number; dryRun: boolean }) => Promise<EvictResult>
   addPodTolerations: (pod: LivePod, tolerations: Toleration[], dryRun: boolean) => Promise<WriteResult>
   deletePod: (pod: LivePod, dryRun: boolean) => Promise<WriteResult>
@@ -95,6 +97,19 @@ export function makeCluster(options: ClusterOptions): Cluster {
             {
               name: node.metadata.name,
               body: { metadata: { resourceVersion: node.metadata.resourceVersion, annotations }, spec: { taints } },
+              ...dry(dryRun),
+            },
+            merge,
+          ),
+        ),
+      ),
+    annotateNode: (node, annotations, dryRun) =>
+      call(`annotate node ${node.metadata.name}`, () =>
+        written(
+          core.patchNode(
+            {
+              name: node.metadata.name,
+              body: { metadata: { resourceVersion: node.metadata.resourceVersion, annotations } },
               ...dry(dryRun),
             },
             merge,

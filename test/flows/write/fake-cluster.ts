@@ -50,6 +50,21 @@ export class FakeCluster implements Cluster {
     this.effects.push(`taints ${node.metadata.name} ${taints.map((t) => `${t.key}:${t.effect}`).join(',')}`)
     return { kind: 'written' }
   }
+  annotateNode: Cluster['annotateNode'] = async (node, annotations, dryRun) => {
+    const stored = this.nodes.get(node.metadata.name)
+    if (!stored) return { kind: 'gone' }
+    if (this.takeConflict() || stored.metadata.resourceVersion !== node.metadata.resourceVersion)
+      return { kind: 'conflict' }
+    if (dryRun) return { kind: 'written' }
+    const merged: Record<string, string> = { ...stored.metadata.annotations }
+    for (const [k, v] of Object.entries(annotations))
+      if (v === null) delete merged[k]
+      else merged[k] = v
+    stored.metadata.annotations = merged
+    this.bump(stored)
+    this.effects.push(`annotate ${node.metadata.name} ${Object.keys(annotations).join(',')}`)
+    return { kind: 'written' }
+  }
   evictPod: Cluster['evictPod'] = async (pod, { dryRun }) => {
     const next = this.evictions.shift() ?? { kind: 'evicted' }
     if (next === 'throw') throw new Error('HTTP 500 from a flaky API server')
