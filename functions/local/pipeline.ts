@@ -27,8 +27,11 @@ export type PipelineOptions = {
   functions: (env: Record<string, string>, sqs: EmbeddedSqs) => Promise<PipelineFunction[]>
   /** Queues without a function get a sink that parses each envelope and reports it (default true). */
   sinks?: boolean
-  /** Local visibility timeout: how soon a failed record is redelivered (default 2 s; AWS uses the queue's). */
-  visibilityTimeoutSeconds?: number
+  /**
+   * Local visibility timeout: how soon a failed record is redelivered (default 2 s; AWS uses the
+   * queue's), or a function of the queue and its definition.
+   */
+  visibilityTimeoutSeconds?: number | ((queue: QueueName, definition: QueueDefinitions[QueueName]) => number)
   onEvent?: (event: RuntimeEvent) => void
   onSinkMessage?: (queue: QueueName, envelope: Envelope) => void
 }
@@ -58,7 +61,7 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
       log: options.log,
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
       functions: [...functions, ...sinkFunctions].map((f) =>
-        toLocalFunction(f, sqs, sqs.definitions, options.visibilityTimeoutSeconds ?? 2),
+        toLocalFunction(f, sqs, sqs.definitions, options.visibilityTimeoutSeconds),
       ),
     })
     const running = runtime
@@ -85,9 +88,11 @@ function toLocalFunction(
   fn: PipelineFunction,
   sqs: EmbeddedSqs,
   definitions: QueueDefinitions,
-  visibilityTimeoutSeconds: number,
+  visibility: PipelineOptions['visibilityTimeoutSeconds'],
 ): LocalFunction {
   const definition = definitions[fn.queue]
+  const visibilityTimeoutSeconds =
+    typeof visibility === 'function' ? visibility(fn.queue, definition) : (visibility ?? 2)
   return {
     name: fn.name,
     queueUrl: sqs.queueUrls[fn.queue],
