@@ -1,15 +1,33 @@
 /**
  * Simulated kubelet stats served at `/api/v1/nodes/{name}/proxy/stats/summary` in the Summary API shape
- * (k8s.io/kubelet/pkg/apis/stats/v1alpha1). Unset figures derive from the node's capacity.
+ * (k8s.io/kubelet/pkg/apis/stats/v1alpha1). Unset figures derive from the node's capacity. Per pod,
+ * the settable figures become what the kubelet reports: each container's `rootfs` (writable layer)
+ * and `logs`, the pod's emptyDir `volume` stats, its `ephemeral-storage` (rootfs + logs + local
+ * volumes, as the kubelet sums it), memory and process count; the node's `systemContainers` carry
+ * `pods` (the pods cgroup: allocatable memory, the pods' working sets), so the disk and memory
+ * eviction rankings see real usage.
  */
 import * as z from 'zod'
 import type { KubeObject } from './store.ts'
 
+const n = () => z.number().nonnegative().optional()
 export const PodStatsSchema = z.object({
-  cpuUsageNanoCores: z.number().nonnegative().optional(),
-  memoryWorkingSetBytes: z.number().nonnegative().optional(),
-  ephemeralStorageUsedBytes: z.number().nonnegative().optional(),
+  cpuUsageNanoCores: n(),
+  memoryWorkingSetBytes: n(),
+  /** Total ephemeral storage; without rootfsUsedBytes the remainder after logs and volumes is the rootfs. */
+  ephemeralStorageUsedBytes: n(),
+  /** Containers' writable layers, split evenly over the containers (default 9Mi). */
+  rootfsUsedBytes: n(),
+  /** Containers' logs, split evenly over the containers (default 1Mi). */
+  logsUsedBytes: n(),
+  /** emptyDir volumes (default 0), reported on the pod's first emptyDir volume (or `scratch`). */
+  volumeUsedBytes: n(),
+  rootfsInodesUsed: n(),
+  logsInodesUsed: n(),
+  volumeInodesUsed: n(),
+  processCount: n(),
 })
+export type PodStats = z.infer<typeof PodStatsSchema>
 
 export const NodeStatsSchema = z.object({
   cpuUsageNanoCores: z.number().nonnegative().optional(),
@@ -77,6 +95,7 @@ export function renderSummary(node: KubeObject, pods: KubeObject[], stats: NodeS
     inodes,
     inodesUsed: Math.max(0, inodes - inodesFree),
   })
+  const rendered = pods.map(renderPod)
   return {
     node: {
       nodeName: node.metadata.name,
@@ -94,26 +113,100 @@ export function renderSummary(node: KubeObject, pods: KubeObject[], stats: NodeS
       fs: fs(fsCapacity, fsAvailable),
       runtime: { imageFs: fs(imageCapacity, imageAvailable) },
       rlimit: { time, maxpid: stats.pidsMax ?? 4_194_304, curproc: stats.pidsRunning ?? 300 },
-      systemContainers: [],
+      systemContainers: [podsContainer(node, rendered, time)],
     },
-    pods: pods.map((pod) => {
-      const ps = stats.pods?.[`${pod.metadata.namespace}/${pod.metadata.name}`] ?? {}
-      const ws = ps.memoryWorkingSetBytes ?? 64 * 2 ** 20
-      const used = ps.ephemeralStorageUsedBytes ?? 10 * 2 ** 20
-      return {
-        podRef: { name: pod.metadata.name, namespace: pod.metadata.namespace, uid: pod.metadata.uid },
-        startTime: pod.status?.startTime ?? pod.metadata.creationTimestamp,
-        containers: (pod.spec?.containers ?? []).map((c: { name: string }) => ({
-          name: c.name,
-          startTime: pod.status?.startTime ?? pod.metadata.creationTimestamp,
-          cpu: { time, usageNanoCores: 0 },
-          memory: { time, workingSetBytes: 0 },
-        })),
-        cpu: { time, usageNanoCores: ps.cpuUsageNanoCores ?? 10_000_000 },
-        memory: { time, usageBytes: ws, workingSetBytes: ws },
-        'ephemeral-storage': { time, usedBytes: used, availableBytes: fsAvailable, capacityBytes: fsCapacity },
-        volume: [],
-      }
-    }),
+    pods: rendered.map((r) => r.stats),
+  }
+  function renderPod(pod: KubeObject) {
+    const ps = stats.pods?.[`${pod.metadata.namespace}/${pod.metadata.name}`] ?? {}
+    return renderPodStats(pod, ps, { time, fsAvailable, fsCapacity, inodesFree, inodes })
+  }
+}
+
+type FsContext = { time: string; fsAvailable: number; fsCapacity: number; inodesFree: number; inodes: number }
+
+/** split divides `total` over `parts` whole shares, the first taking the remainder. */
+function split(total: number, parts: number): number[] {
+  if (parts <= 0) return []
+  const share = Math.floor(total / parts)
+  return Array.from({ length: parts }, (_, i) => (i === 0 ? total - share * (parts - 1) : share))
+}
+
+/** renderPodStats reports one pod as the kubelet does: per-container rootfs and logs, emptyDir volumes, their sum. */
+export function renderPodStats(pod: KubeObject, ps: PodStats, ctx: FsContext) {
+  const { time } = ctx
+  const ws = ps.memoryWorkingSetBytes ?? 64 * 2 ** 20
+  const logs = ps.logsUsedBytes ?? 2 ** 20
+  const volumeBytes = ps.volumeUsedBytes ?? 0
+  const rootfs =
+    ps.rootfsUsedBytes ??
+    (ps.ephemeralStorageUsedBytes === undefined
+      ? 9 * 2 ** 20
+      : Math.max(0, ps.ephemeralStorageUsedBytes - logs - volumeBytes))
+  const containers: { name: string }[] = pod.spec?.containers ?? []
+  const count = Math.max(1, containers.length)
+  const rootfsShares = split(rootfs, count)
+  const logShares = split(logs, count)
+  const rootfsInodes = split(ps.rootfsInodesUsed ?? 100 * count, count)
+  const logInodes = split(ps.logsInodesUsed ?? 2 * count, count)
+  const wsShares = split(ws, count)
+  const fs = (used: number, inodesUsed: number) => ({
+    time,
+    availableBytes: ctx.fsAvailable,
+    capacityBytes: ctx.fsCapacity,
+    usedBytes: used,
+    inodesFree: ctx.inodesFree,
+    inodes: ctx.inodes,
+    inodesUsed,
+  })
+  const emptyDirs: string[] = (pod.spec?.volumes ?? [])
+    .filter((v: { emptyDir?: unknown }) => v.emptyDir !== undefined)
+    .map((v: { name: string }) => v.name)
+  const volumeNames = emptyDirs.length > 0 ? emptyDirs : volumeBytes > 0 ? ['scratch'] : []
+  const volumeInodes = ps.volumeInodesUsed ?? (volumeBytes > 0 ? 10 : 0)
+  const volume = volumeNames.map((name, i) => ({
+    name,
+    ...fs(i === 0 ? volumeBytes : 0, i === 0 ? volumeInodes : 0),
+  }))
+  const started = pod.status?.startTime ?? pod.metadata.creationTimestamp
+  const total = rootfs + logs + volumeBytes
+  return {
+    workingSet: ws,
+    stats: {
+      podRef: { name: pod.metadata.name, namespace: pod.metadata.namespace, uid: pod.metadata.uid },
+      startTime: started,
+      containers: containers.map((c, i) => ({
+        name: c.name,
+        startTime: started,
+        cpu: { time, usageNanoCores: 0 },
+        memory: { time, usageBytes: wsShares[i] ?? 0, workingSetBytes: wsShares[i] ?? 0 },
+        rootfs: fs(rootfsShares[i] ?? 0, rootfsInodes[i] ?? 0),
+        logs: fs(logShares[i] ?? 0, logInodes[i] ?? 0),
+      })),
+      cpu: { time, usageNanoCores: ps.cpuUsageNanoCores ?? 10_000_000 },
+      memory: { time, usageBytes: ws, workingSetBytes: ws },
+      'ephemeral-storage': {
+        ...fs(total, rootfsInodes.reduce((a, b) => a + b, 0) + logInodes.reduce((a, b) => a + b, 0) + volumeInodes),
+      },
+      volume,
+      process_stats: { process_count: ps.processCount ?? 5 * count },
+    },
+  }
+}
+
+/** podsContainer is the `pods` system container: the pods cgroup, limited to allocatable memory. */
+function podsContainer(node: KubeObject, pods: { workingSet: number }[], time: string) {
+  const status = node.status ?? {}
+  const allocatable = quantityToNumber(status.allocatable?.memory ?? status.capacity?.memory ?? '8Gi')
+  const workingSet = pods.reduce((sum, p) => sum + p.workingSet, 0)
+  return {
+    name: 'pods',
+    startTime: node.metadata.creationTimestamp,
+    memory: {
+      time,
+      availableBytes: Math.max(0, allocatable - workingSet),
+      usageBytes: workingSet,
+      workingSetBytes: workingSet,
+    },
   }
 }

@@ -80,7 +80,9 @@ describe('stats collector over the API server node proxy', () => {
       expect(pressed?.worth).toBe(true)
       expect(collector.temperature('node-1')).toBe('calm')
       expect(collector.temperature('node-11')).toBe('unknown')
-      expect(got.get('node-1')?.stats.unknown['allocatableMemory.available']).toContain('not reported')
+      // the emulator reports the pods cgroup (systemContainers[name=pods]): allocatable 15Gi, no pods on node-1
+      expect(got.get('node-1')?.stats.signals['allocatableMemory.available']).toMatchObject({ available: 15 * GiB })
+      expect(pressed?.stats.pods[0]).toMatchObject({ rootfsBytes: 9 * 2 ** 20, logsBytes: 2 ** 20 })
       const silent = got.get('node-11')?.stats
       expect(silent?.signals).toEqual({})
       expect(silent?.unknown['memory.available']).toContain('summary fetch failed')
