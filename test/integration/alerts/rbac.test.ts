@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { parse, parseAllDocuments } from 'yaml'
+import { parse } from 'yaml'
+import { grantedPermissions, readManifest } from '../../fixtures/rbac.ts'
 import { anAlert, createHarness } from './harness.ts'
 import { type Receiver, startReceiver } from './receivers.ts'
 import {
@@ -11,34 +12,8 @@ import {
   startAlertCluster,
 } from './setup-cluster.ts'
 
-type Rule = { apiGroups: string[]; resources: string[]; verbs: string[]; resourceNames?: string[] }
-type Doc = {
-  kind: string
-  metadata: { name: string; namespace?: string }
-  rules?: Rule[]
-  roleRef?: { kind: string; name: string }
-  subjects?: { kind: string; name: string }[]
-}
-
-const docs = parseAllDocuments(readFileSync('infra/k8s/alert-rbac.yaml', 'utf8')).map((d) => d.toJSON() as Doc)
-
-/** granted lists every permission the manifest grants as `resource[.group][/sub] verb` (the emulator's route names). */
-function granted(): string[] {
-  const lines = docs
-    .filter((d) => d.kind === 'Role' || d.kind === 'ClusterRole')
-    .flatMap((d) => d.rules ?? [])
-    .flatMap((rule) =>
-      rule.apiGroups.flatMap((group) =>
-        rule.resources.flatMap((resource) =>
-          rule.verbs.map((verb) => {
-            const [base, sub] = resource.split('/')
-            return `${group ? `${base}.${group}` : base}${sub ? `/${sub}` : ''} ${verb}`
-          }),
-        ),
-      ),
-    )
-  return [...new Set(lines)].sort()
-}
+const docs = readManifest('infra/k8s/alert-rbac.yaml')
+const granted = () => grantedPermissions(docs)
 
 const KEY = 'whsec-rbac-alert-3c9d1e7f'
 const T0 = new Date('2026-11-22T10:00:00Z')

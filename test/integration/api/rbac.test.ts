@@ -1,40 +1,13 @@
-import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { parseAllDocuments } from 'yaml'
 import { type RunningApi, startApi } from '../../../functions/api/main.ts'
 import { createApiDeps, loadApiConfig } from '../../../functions/api/wiring.ts'
+import { grantedPermissions, readManifest } from '../../fixtures/rbac.ts'
 import { recordingLog } from '../alerts/harness.ts'
 import { type Receiver, startReceiver } from '../alerts/receivers.ts'
 import { type AlertCluster, createSigningSecret, NAMESPACE, startAlertCluster } from '../alerts/setup-cluster.ts'
 
-type Rule = { apiGroups: string[]; resources: string[]; verbs: string[]; resourceNames?: string[] }
-type Doc = {
-  kind: string
-  metadata: { name: string; namespace?: string }
-  rules?: Rule[]
-  roleRef?: { kind: string; name: string }
-  subjects?: { kind: string; name: string }[]
-}
-
-const docs = parseAllDocuments(readFileSync('infra/k8s/api-rbac.yaml', 'utf8')).map((d) => d.toJSON() as Doc)
-
-/** granted lists every permission the manifest grants as `resource[.group][/sub] verb` (the emulator's route names). */
-function granted(): string[] {
-  const lines = docs
-    .filter((d) => d.kind === 'Role' || d.kind === 'ClusterRole')
-    .flatMap((d) => d.rules ?? [])
-    .flatMap((rule) =>
-      rule.apiGroups.flatMap((group) =>
-        rule.resources.flatMap((resource) =>
-          rule.verbs.map((verb) => {
-            const [base, sub] = resource.split('/')
-            return `${group ? `${base}.${group}` : base}${sub ? `/${sub}` : ''} ${verb}`
-          }),
-        ),
-      ),
-    )
-  return [...new Set(lines)].sort()
-}
+const docs = readManifest('infra/k8s/api-rbac.yaml')
+const granted = () => grantedPermissions(docs)
 
 const TOKEN = 'rbac-api-token-0a1b2c3d4e5f'
 let cluster: AlertCluster

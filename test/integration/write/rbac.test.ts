@@ -1,38 +1,15 @@
-import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { parseAllDocuments } from 'yaml'
 import type { Emulator } from '../../../functions/cluster/emulator.ts'
 import { DEFAULT_BUDGET_LIMITS } from '../../../functions/write/budget-ledger.ts'
 import { handleDecision, type WriteDeps } from '../../../functions/write/handle-decision.ts'
 import { silentLog } from '../../../shared/log.ts'
 import type { Decision } from '../../../shared/messages/index.ts'
+import { grantedPermissions, readManifest } from '../../fixtures/rbac.ts'
 import { anEvictDecision, aTaintDecision } from '../../unit/write/fixtures.ts'
 import { clusterFor, LEDGER, NAMESPACE, startWriterEmulator } from './emulator-setup.ts'
 
-type Rule = { apiGroups: string[]; resources: string[]; verbs: string[]; resourceNames?: string[] }
-type Doc = {
-  kind: string
-  metadata: { name: string; namespace?: string }
-  rules?: Rule[]
-  data?: Record<string, string>
-}
-
-const docs = parseAllDocuments(readFileSync('infra/k8s/writer-rbac.yaml', 'utf8')).map((d) => d.toJSON() as Doc)
-
-/** Every permission the manifests grant, as `resource[.group] verb [name]` lines (the emulator's route names). */
-function granted(): string[] {
-  const lines: string[] = []
-  for (const doc of docs.filter((d) => d.kind === 'ClusterRole' || d.kind === 'Role'))
-    for (const rule of doc.rules ?? [])
-      for (const group of rule.apiGroups)
-        for (const resource of rule.resources)
-          for (const verb of rule.verbs) {
-            const [base, sub] = resource.split('/')
-            const key = `${group ? `${base}.${group}` : base}${sub ? `/${sub}` : ''}`
-            lines.push(`${key} ${verb}${rule.resourceNames ? ` ${rule.resourceNames.join(',')}` : ''}`)
-          }
-  return [...new Set(lines)].sort()
-}
+const docs = readManifest('infra/k8s/writer-rbac.yaml')
+const granted = () => grantedPermissions(docs, { withResourceNames: true })
 
 let emulator: Emulator
 beforeAll(async () => {
