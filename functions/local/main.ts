@@ -1,104 +1,143 @@
 /**
- * Trigger: `npm start [-- options]`. Job: runs the pipeline on one machine — an embedded SQS server
- * with the deployed queue definitions, and a local runtime feeding each queue to the same handler
- * modules Lambda runs. Output: what started (addresses, queues, functions), then a timeline of messages.
+ * Trigger: `npm start [-- options]`. Job: runs the whole pipeline on one machine — the emulator
+ * playing a scenario (or a real cluster via --kubeconfig), embedded SQS, watcher, decide, write, alert, api.
+ * Output: what started (addresses, queues), a timeline in scenario time, status lines, a final summary.
  */
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { Command, InvalidArgumentError, Option } from 'commander'
-import { createLogger, type LogLevel } from '../../shared/log.ts'
-import { QUEUE_NAMES } from '../../shared/sqs/config.ts'
-import { demoMessages } from './demo-views.ts'
-import { loadHandlers, startPipeline } from './pipeline.ts'
-import { formatDelivery, formatRuntimeEvent } from './timeline.ts'
+import { readFileSync } from 'node:fs'
+import { defaultPolicy, loadPolicyText, type Policy } from '../../shared/config/index.ts'
+import { loadScenarioFile } from '../cluster/scenario/load.ts'
+import { renderBanner, startedInfo } from './banner.ts'
+import { type CliOptions, parseCli } from './cli.ts'
+import { sleepUntil } from './scenario-clock.ts'
+import { type LocalStack, type LocalStackOptions, startLocalStack } from './stack.ts'
+import type { StackEvent } from './stack-events.ts'
+import { renderSummary, summarizeRun } from './summary.ts'
+import { formatStackEvent, isQuiet } from './timeline.ts'
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..')
+// The AWS SDK warns on Node 20 about its releases after January 2027, not about this run; it reads
+// this when the first client is built, which happens below.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true'
 
-const integer = (min: number, max: number) => (value: string) => {
-  const n = Number(value)
-  if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`an integer from ${min} to ${max}`)
-  return n
-}
-
-const options = new Command('nodewarden')
-  .description('Run nodewarden locally: embedded SQS queues and a local Lambda runtime, printing a message timeline.')
-  .option(
-    '--sqs-port <port>',
-    'port of the embedded SQS server on 127.0.0.1 (0 = any free port)',
-    integer(0, 65_535),
-    0,
-  )
-  .option('--functions <names>', 'comma-separated functions to run from functions/<name>/handler.ts', 'decide')
-  .option('--visibility-timeout <seconds>', 'local redelivery delay of a failed record', integer(1, 43_200), 2)
-  .option('--no-demo', 'do not send the demo NodeViews (and the malformed record) to the events queue')
-  .option('--no-sinks', 'leave queues without a function unconsumed instead of printing what reaches them')
-  .option('--duration <seconds>', 'stop after this many seconds (0 = run until Ctrl-C)', integer(0, 86_400), 0)
-  .addOption(
-    new Option('--log-level <level>', 'level of the handlers\u2019 JSON logs')
-      .choices(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT'])
-      .default('WARN'),
-  )
-  .option('--json', 'print the timeline as JSON lines')
-  .parse()
-  .opts<{
-    sqsPort: number
-    functions: string
-    visibilityTimeout: number
-    demo: boolean
-    sinks: boolean
-    duration: number
-    logLevel: LogLevel
-    json?: boolean
-  }>()
-
-// The AWS SDK's notice is about its releases after January 2027 on Node 20, not about this run.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true'
-const log = createLogger('local', options.logLevel)
-const startedAt = new Date()
+const options = parseCli(process.argv)
 const print = (line: string) => process.stdout.write(`${line}\n`)
-let missing: string[] = []
+const printJson = (record: Record<string, unknown>) => print(JSON.stringify(record))
 
-const pipeline = await startPipeline({
-  log,
-  sqsPort: options.sqsPort,
-  sinks: options.sinks,
-  visibilityTimeoutSeconds: options.visibilityTimeout,
-  // Handlers read their environment on first use, as on Lambda: publish it before importing them.
-  functions: async (env, sqs) => {
-    Object.assign(process.env, env, { LOG_LEVEL: options.logLevel })
-    const loaded = await loadHandlers(ROOT, sqs.definitions, options.functions.split(',').filter(Boolean))
-    missing = loaded.missing
-    return loaded.functions
-  },
-  onEvent: (e) => print(options.json ? JSON.stringify(e) : formatRuntimeEvent(e, startedAt)),
-  onSinkMessage: (queue, envelope) =>
+try {
+  await run(options)
+} catch (err) {
+  process.stderr.write(`nodewarden local: ${describeError(err)}\n`)
+  process.exit(1)
+}
+
+/** run starts the stack, prints the timeline, waits for the end (or a signal), prints the summary. */
+async function run(o: CliOptions): Promise<void> {
+  const policy = loadPolicy(o.policy)
+  const scenario = o.kubeconfig ? undefined : loadScenarioFile(o.scenario)
+  let startedAt: Date | undefined
+  const onEvent = (event: StackEvent) => {
+    if (o.json) printJson({ ...event })
+    else if (startedAt && !isQuiet(event)) print(formatStackEvent(event, startedAt))
+  }
+  const stack = await startLocalStack({
+    ...targetOf(o, scenario),
+    ...policyFileOf(o),
+    logLevel: o.logLevel,
+    badInput: o.badInput,
+    onEvent,
+  })
+  startedAt = stack.startedAt
+  const runsFor =
+    o.duration ??
+    (stack.scenarioEndsAt ? stack.scenarioEndsAt.getTime() - stack.startedAt.getTime() + o.settle : undefined)
+  const info = startedInfo(stack, {
+    ...(scenario ? { scenario: { name: scenario.name, steps: scenario.timeline.length } } : {}),
+    ...(runsFor !== undefined ? { runsFor } : {}),
+    ...(o.context ? { context: o.context } : {}),
+  })
+  if (o.json) printJson({ kind: 'started', at: stack.startedAt.toISOString(), ...info })
+  else {
+    for (const line of renderBanner(info)) print(line)
     print(
-      options.json
-        ? JSON.stringify({ at: new Date(), kind: 'delivered', queue, envelope })
-        : formatDelivery(queue, envelope, new Date(), startedAt),
-    ),
-})
+      `timeline (scenario time from ${stack.startedAt.toISOString()}; ${o.keepRunning || runsFor === undefined ? 'Ctrl-C to stop' : 'stops by itself'}):`,
+    )
+    // Events reported while the stack was starting (initial audits) are printed now, in order.
+    for (const event of stack.events) if (!isQuiet(event)) print(formatStackEvent(event, stack.startedAt))
+  }
 
-print(`nodewarden local — embedded SQS on ${pipeline.sqs.endpoint}`)
-for (const queue of QUEUE_NAMES) {
-  const consumer =
-    pipeline.functions.find((f) => f.queue === queue)?.name ?? (pipeline.sinks.includes(queue) ? 'sink' : 'none')
-  print(`  ${queue.padEnd(10)} ${pipeline.sqs.queueUrls[queue]}  → ${consumer}   DLQ ${pipeline.sqs.dlqUrls[queue]}`)
+  const status =
+    o.statusEvery > 0
+      ? setInterval(
+          () => onEvent({ kind: 'status', at: stack.clock.now().toISOString(), counts: stack.counts() }),
+          o.statusEvery * 1000,
+        )
+      : undefined
+  const stopped = waitForSignal()
+  const end = o.keepRunning || runsFor === undefined ? undefined : new Date(stack.startedAt.getTime() + runsFor)
+  const reason = await (end
+    ? Promise.race([sleepUntil(stack.clock, end).then(() => 'end' as const), stopped.signal])
+    : stopped.signal)
+  clearInterval(status)
+  stopped.dispose()
+  if (!o.json) print(reason === 'end' ? 'scenario and settle time over: stopping…' : `${reason}: stopping gracefully…`)
+  await stack.stop()
+  report(stack, policy, o)
 }
-for (const name of missing) print(`  (functions/${name}/handler.ts does not exist yet: not running ${name})`)
-print(`  handler environment: ${Object.keys(pipeline.env).join(', ')}`)
-print('timeline (Ctrl-C to stop):')
 
-if (options.demo) await pipeline.send('events', demoMessages(new Date()))
-
-let stopping = false
-const stop = async () => {
-  if (stopping) return
-  stopping = true
-  print('stopping: draining in-flight batches…')
-  await pipeline.stop()
-  process.exit(0)
+function targetOf(
+  o: CliOptions,
+  scenario: ReturnType<typeof loadScenarioFile> | undefined,
+): Pick<LocalStackOptions, 'target'> {
+  if (o.kubeconfig)
+    return {
+      target: {
+        kind: 'kubeconfig',
+        kubeconfigPath: o.kubeconfig,
+        ...(o.context ? { context: o.context } : {}),
+        apply: o.apply,
+      },
+    }
+  if (!scenario) throw new Error('no scenario loaded')
+  return { target: { kind: 'embedded', scenario, speed: o.speed } }
 }
-process.on('SIGINT', stop)
-process.on('SIGTERM', stop)
-if (options.duration > 0) setTimeout(stop, options.duration * 1000)
+
+function policyFileOf(o: CliOptions): Pick<LocalStackOptions, 'policyFile'> {
+  return o.policy ? { policyFile: o.policy } : {}
+}
+
+/** loadPolicy validates the policy document up front, so a bad one fails before anything starts. */
+function loadPolicy(path: string | undefined): Policy {
+  if (!path) return defaultPolicy()
+  return loadPolicyText(readFileSync(path, 'utf8'), path)
+}
+
+function report(stack: LocalStack, policy: Policy, o: CliOptions): void {
+  const summary = summarizeRun(stack.events, stack.views.values(), policy.protection, !stack.apply)
+  if (o.json) printJson({ kind: 'summary', at: stack.clock.now().toISOString(), ...summary })
+  else for (const line of renderSummary(summary)) print(line)
+}
+
+/** waitForSignal resolves with the first SIGINT/SIGTERM; a second one exits at once. */
+function waitForSignal(): { signal: Promise<'SIGINT' | 'SIGTERM'>; dispose: () => void } {
+  let resolve: (s: 'SIGINT' | 'SIGTERM') => void = () => {}
+  const signal = new Promise<'SIGINT' | 'SIGTERM'>((r) => {
+    resolve = r
+  })
+  const handlers = (['SIGINT', 'SIGTERM'] as const).map((name) => {
+    const handler = () => {
+      resolve(name)
+      process.once(name, () => process.exit(130))
+    }
+    process.once(name, handler)
+    return [name, handler] as const
+  })
+  const dispose = () => {
+    for (const [name, h] of handlers) process.removeListener(name, h)
+  }
+  return { signal, dispose }
+}
+
+function describeError(err: unknown): string {
+  const parts: string[] = []
+  for (let e: unknown = err; e instanceof Error; e = e.cause) parts.push(e.message)
+  return parts.join(': ') || String(err)
+}

@@ -159,7 +159,9 @@ export function alertFunction(options: StageOptions, access: AlertAccess, log: L
     // The local demo's receiver listens on loopback over http: allowed here by configuration only.
     EGRESS_ALLOW_HTTP: 'true',
     EGRESS_ALLOW_CIDRS: '127.0.0.1/32',
-    SUBSCRIPTION_CACHE_SECONDS: '5',
+    // No subscription cache: concurrent deliveries in one batch each remember the subscription they
+    // read, so a cached copy can lose the other's status.notified record and re-send its alert.
+    SUBSCRIPTION_CACHE_SECONDS: '0',
     LOG_LEVEL: options.logLevel,
   })
   const deps = createAlertDeps(config, { client: options.sqs.client, log })
