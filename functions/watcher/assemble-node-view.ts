@@ -48,6 +48,8 @@ export function viewDeduplicationId(view: NodeView, changeRv: string, resyncRoun
     clusterSize: view.clusterSize,
     deleted: view.cause === 'deleted',
     truncated: view.truncated,
+    // A new kubelet stats sample is a new view (the collector marks the node only when it matters).
+    stats: view.stats?.observedAt,
     changeRv,
     resyncRound,
   })

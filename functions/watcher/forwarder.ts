@@ -1,6 +1,6 @@
 import type { Log } from '../../shared/log.ts'
 import { MessageError } from '../../shared/messages/envelope.ts'
-import type { NodeView } from '../../shared/messages/index.ts'
+import type { NodeStats, NodeView } from '../../shared/messages/index.ts'
 import type { OutgoingMessage } from '../../shared/sqs/batches.ts'
 import { backoffDelayMs, type RetryPolicy } from '../../shared/sqs/retry.ts'
 import { SendMessagesError } from '../../shared/sqs/transport.ts'
@@ -23,6 +23,8 @@ export type ForwarderDeps = {
   isLeader: () => boolean
   log: Log
   metrics: WatcherMetrics
+  /** The node's latest kubelet stats (pressure relief), attached to its view; absent when not collected. */
+  statsOf?: (node: string) => NodeStats | undefined
 }
 
 export type ForwarderOptions = {
@@ -125,8 +127,10 @@ export class Forwarder {
   /** prepare assembles and renders one node's view, or returns undefined when there is nothing to send. */
   private prepare(node: string, cause: ViewCause): Prepared | undefined {
     const now = this.deps.now()
-    const view = assembleNodeView(this.deps.cache, node, cause, now)
-    if (!view) return undefined
+    const assembled = assembleNodeView(this.deps.cache, node, cause, now)
+    if (!assembled) return undefined
+    const stats = assembled.cause === 'deleted' ? undefined : this.deps.statsOf?.(node)
+    const view = stats ? { ...assembled, stats: statsForPods(stats, assembled.pods) } : assembled
     const round = cause === 'resync' ? Math.floor(now.getTime() / this.options.resyncPeriodMs) : undefined
     const id = viewDeduplicationId(view, this.deps.cache.changeRvOf(node), round)
     if (this.lastSent.get(node) === id) return undefined
@@ -146,4 +150,10 @@ export class Forwarder {
       return undefined
     }
   }
+}
+
+/** statsForPods keeps the usage of the pods the view carries (a pod gone since the sample is dropped). */
+function statsForPods(stats: NodeStats, pods: NodeView['pods']): NodeStats {
+  const uids = new Set(pods.map((p) => p.uid))
+  return { ...stats, pods: stats.pods.filter((p) => uids.has(p.uid)) }
 }

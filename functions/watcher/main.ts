@@ -7,7 +7,7 @@ import { Command } from 'commander'
 import { loadKubeConfig } from '../../shared/kube/load-kube-config.ts'
 import { createLogger } from '../../shared/log.ts'
 import { createSqsClient } from '../../shared/sqs/client.ts'
-import { CONFIG_HELP, loadConfig } from './config.ts'
+import { CONFIG_HELP, loadConfig, loadReliefConfig } from './config.ts'
 import { startWatcher } from './watcher.ts'
 
 const program = new Command('nodewarden-watcher')
@@ -39,9 +39,14 @@ const watcher = await startWatcher({
   watchTimeoutSeconds: config.watchTimeoutSeconds,
   pageSize: config.pageSize,
   httpPort: config.httpPort,
+  stats: config.stats === false ? false : { pressure: loadReliefConfig(config.stats) },
   log,
 })
-log.info('watcher started', { url: watcher.url, leaseNamespace: config.leaseNamespace })
+log.info('watcher started', {
+  url: watcher.url,
+  leaseNamespace: config.leaseNamespace,
+  statsCollection: config.stats !== false,
+})
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, () => {

@@ -4,7 +4,8 @@ import { serve } from '@hono/node-server'
 import type { KubeConfig } from '@kubernetes/client-node'
 import { type Log, silentLog } from '../../shared/log.ts'
 import { serializeEnvelope, toEnvelope } from '../../shared/messages/envelope.ts'
-import type { NodeView } from '../../shared/messages/index.ts'
+import type { NodeStats, NodeView } from '../../shared/messages/index.ts'
+import { DEFAULT_RELIEF_CONFIG, type ReliefConfig } from '../../shared/pressure/config.ts'
 import type { OutgoingMessage } from '../../shared/sqs/batches.ts'
 import type { RetryPolicy } from '../../shared/sqs/retry.ts'
 import { type SqsApi, sendMessages } from '../../shared/sqs/transport.ts'
@@ -18,6 +19,7 @@ import { createProbeApp } from './probe-app.ts'
 import { createSink, type ResourceKind, type SlimConverters } from './resource-sinks.ts'
 import { SlimCache } from './slim-cache.ts'
 import { defaultConverters } from './slim-converters.ts'
+import { startStatsCollector, summaryFetcher } from './stats/collector.ts'
 
 export type WatcherOptions = {
   kubeConfig: KubeConfig
@@ -43,6 +45,13 @@ export type WatcherOptions = {
   /** Serve /healthz, /readyz, /metrics on this port (0 = any free port); undefined = no server. */
   httpPort?: number
   httpHost?: string
+  /**
+   * Kubelet stats for pressure relief (issue 8): the leader fetches each node's Summary through the
+   * API server's node proxy — hot nodes every `pressure.collect.shortInterval` (15s), calm ones every
+   * `slowInterval` (5m), at most `concurrency` (8) in flight — and attaches them to the node's views.
+   * On by default; `false` turns collection off.
+   */
+  stats?: false | { pressure?: ReliefConfig; tickMs?: number }
   log?: Log
   convert?: SlimConverters
   now?: () => Date
@@ -116,6 +125,7 @@ export async function startWatcher(options: WatcherOptions): Promise<Watcher> {
   let synced = false
   let stopped = false
   let leader = options.leaderElection === false
+  const latestStats = new Map<string, NodeStats>()
 
   const forwarder = new Forwarder(
     { batchSize: 10, concurrency: o.sendConcurrency, resyncPeriodMs: o.resyncPeriodMs, backoff },
@@ -130,6 +140,7 @@ export async function startWatcher(options: WatcherOptions): Promise<Watcher> {
       isLeader: () => leader,
       log,
       metrics,
+      statsOf: (node) => latestStats.get(node),
     },
   )
   const markAll = (cause: 'initial' | 'resync') => {
@@ -169,6 +180,44 @@ export async function startWatcher(options: WatcherOptions): Promise<Watcher> {
         )
   metrics.leader.set(leader ? 1 : 0)
 
+  /**
+   * startCollector runs the stats collector while this replica leads and the cache is synced. A node
+   * is marked pending when its stats matter to decide: it is under pressure or near a relief
+   * threshold, or just left that state. A calm node's first sample waits for its next view (a
+   * change or the resync), so a cold start does not send every node twice.
+   */
+  function startCollector(stats: { pressure?: ReliefConfig; tickMs?: number }) {
+    const hot = (t: string | undefined) => t === 'pressure' || t === 'near'
+    const temperature = new Map<string, string | undefined>()
+    const c = startStatsCollector(
+      {
+        listNodes: () => {
+          if (!synced || !leader) return []
+          const nodes = cache.nodeNames().flatMap((name) => {
+            const found = cache.node(name)
+            return found && !found.deleted ? [{ name, conditions: found.node.conditions }] : []
+          })
+          const live = new Set(nodes.map((n) => n.name))
+          for (const name of latestStats.keys()) if (!live.has(name)) latestStats.delete(name)
+          return nodes
+        },
+        fetchSummary: summaryFetcher(api),
+        onStats: (node, sample, worthSending) => {
+          latestStats.set(node, sample)
+          const before = temperature.get(node)
+          const now = c.temperature(node)
+          temperature.set(node, now)
+          if (worthSending && (hot(now) || hot(before))) mark(node, 'node')
+        },
+        now,
+        log,
+      },
+      stats.pressure ?? DEFAULT_RELIEF_CONFIG,
+      stats.tickMs,
+    )
+    return c
+  }
+
   let resolveReady: () => void = () => {}
   const ready = new Promise<void>((resolve) => {
     resolveReady = resolve
@@ -207,6 +256,7 @@ export async function startWatcher(options: WatcherOptions): Promise<Watcher> {
       },
     ),
   )
+  const collector = options.stats === false ? undefined : startCollector(options.stats ?? {})
   const forwarding = forwarder.run(sendAbort.signal)
   const electing = elector?.run(abort.signal)
   const resync = setInterval(() => {
@@ -230,6 +280,7 @@ export async function startWatcher(options: WatcherOptions): Promise<Watcher> {
     stopped = true
     clearInterval(resync)
     clearInterval(gauges)
+    await collector?.stop()
     abort.abort()
     await Promise.allSettled([...loops, electing])
     const deadline = Date.now() + DEFAULTS.flushTimeoutMs

@@ -35,10 +35,11 @@ const grants = (rules: Rule[]) =>
     .sort()
 
 describe('watcher manifests', () => {
-  it('grants cluster-wide exactly list and watch on nodes, pods and PDBs', () => {
+  it('grants cluster-wide exactly list and watch on nodes, pods and PDBs, and get on the node proxy (kubelet stats)', () => {
     expect(grants(find('ClusterRole').rules as Rule[])).toEqual([
       'core/nodes/*:list',
       'core/nodes/*:watch',
+      'core/nodes/proxy/*:get',
       'core/pods/*:list',
       'core/pods/*:watch',
       'policy/poddisruptionbudgets/*:list',
