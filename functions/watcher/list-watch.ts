@@ -133,16 +133,21 @@ async function watchFrom(
   let stop: WatchEnd | undefined
   let events = 0
   let lastVersion = resourceVersion
+  // The idle timer runs on the real clock like the stream it guards. It is not re-armed per event
+  // (hundreds a second): when it fires it checks the time of the last event and waits out the rest.
+  let lastEventAt = performance.now()
   let idle: NodeJS.Timeout | undefined
-  const arm = () => {
-    clearTimeout(idle)
-    idle = setTimeout(() => {
-      stop ??= { kind: 'failed', error: new Error(`no event or bookmark for ${options.idleTimeoutMs} ms`) }
-      local.abort()
-    }, options.idleTimeoutMs)
+  const check = () => {
+    const quietMs = performance.now() - lastEventAt
+    if (quietMs < options.idleTimeoutMs) {
+      idle = setTimeout(check, options.idleTimeoutMs - quietMs)
+      return
+    }
+    stop ??= { kind: 'failed', error: new Error(`no event or bookmark for ${options.idleTimeoutMs} ms`) }
+    local.abort()
   }
   const onEvent = (type: WatchEventType, object: unknown) => {
-    arm()
+    lastEventAt = performance.now()
     if (stop) return
     if (type === 'ERROR') {
       const status = object as { code?: number; message?: string }
@@ -160,7 +165,7 @@ async function watchFrom(
     }
     if (version) lastVersion = version
   }
-  arm()
+  idle = setTimeout(check, options.idleTimeoutMs)
   const timeoutSeconds = Math.floor(options.watchTimeoutSeconds * (1 + deps.random()))
   try {
     const end = await deps.api.watch(options.path, { resourceVersion, timeoutSeconds }, onEvent, both)

@@ -1,12 +1,14 @@
 import { stableStringify } from '../../shared/messages/envelope.ts'
-import type { SlimNode, SlimPdb, SlimPod } from '../../shared/messages/index.ts'
+import type { SlimNode, SlimPdb } from '../../shared/messages/index.ts'
 
 /**
  * What counts as a change policy must see. Each function renders an object's meaningful fields as
  * a stable string: two versions are the same to policy exactly when their strings are equal.
  * Absorbed (left out): node `resourceVersion`, condition `lastHeartbeatTime` and `message`
  * (kubelet and node-problem-detector rewrite them on every heartbeat), the order of conditions and
- * taints, and PDB status counters. Never seen at all, because the slim converters drop them:
+ * taints, and PDB status counters. Pods have no key of their own: every field a slim pod keeps
+ * (phase, tolerations, priority, deletionTimestamp, ready…) matters, so the cache compares their
+ * compact encodings (compact-pod.ts). Never seen at all, because the slim converters drop them:
  * managedFields, images, node stats and addresses, container statuses. Node Lease renewals live in
  * `kube-node-lease` Leases, which the watcher does not watch.
  */
@@ -33,16 +35,6 @@ export function meaningfulNodeKey(node: SlimNode): string {
     sorted(node.allocatable),
     node.creationTimestamp ?? null,
   ])
-}
-
-/**
- * meaningfulPodKey renders a slim pod whole: every field it keeps (phase, tolerations, priority,
- * deletionTimestamp, ready…) matters. The converter builds slim pods in schema order and the API
- * server sends maps with sorted keys, so plain JSON.stringify is stable; were a map ever reordered,
- * the cost is one harmless extra view.
- */
-export function meaningfulPodKey(pod: SlimPod): string {
-  return JSON.stringify(pod)
 }
 
 /**

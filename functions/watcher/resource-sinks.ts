@@ -67,7 +67,8 @@ export function createSink(kind: ResourceKind, deps: SinkDeps): ResourceSink {
         return key
       }
       try {
-        if (kind === 'node') change(deps.cache.upsertNode(deps.convert.node(object), meta.resourceVersion), cause)
+        if (kind === 'node')
+          change(deps.cache.upsertNodeObject(meta.name, object, meta.resourceVersion, deps.convert.node), cause)
         else if (kind === 'pod')
           change(deps.cache.upsertPod(key, deps.convert.pod(object), meta.resourceVersion), cause)
         else change(deps.cache.upsertPdb(key, deps.convert.pdb(object), meta.resourceVersion), cause)

@@ -1,11 +1,20 @@
+import { nodeFingerprint, refreshSlimNode } from '../../shared/kube-slim/refresh-slim-node.ts'
+import { toSlimNode } from '../../shared/kube-slim/to-slim-node.ts'
 import type { SlimNode, SlimPdb, SlimPod, ZoneSummary } from '../../shared/messages/index.ts'
 import { matchesLabelSelector } from '../../shared/policy/label-selector.ts'
-import { meaningfulNodeKey, meaningfulPdbKey, meaningfulPodKey } from './meaningful-change.ts'
+import { decodePod, encodePod, type Shape, ShapeTable } from './compact-pod.ts'
+import { meaningfulNodeKey, meaningfulPdbKey } from './meaningful-change.ts'
 import { ZoneCounts, type ZoneMembership, zoneMembershipOf } from './zone-counts.ts'
 
-type NodeEntry = { node: SlimNode; key: string; zone: ZoneMembership }
-/** Pods are kept as their stable JSON: compact in memory, and equal strings mean "no meaningful change". */
-type PodEntry = { nodeName: string; namespace: string; json: string }
+/** `fingerprint` is the raw node's heartbeat-free fingerprint, when the node came in as a full object. */
+type NodeEntry = { node: SlimNode; key: string; zone: ZoneMembership; fingerprint: string | undefined }
+/** The pods bound to one node; `name` is the one copy of the node's name every pod entry points to. */
+type NodePods = { name: string; keys: Set<string> }
+/**
+ * A pod in compact form (compact-pod.ts): its shared shape, its own fields, its node. Equal
+ * encodings mean "no meaningful change": every field a slim pod keeps matters to policy.
+ */
+type PodEntry = { on: NodePods; shape: Shape; own: string }
 type PdbEntry = { pdb: SlimPdb; key: string }
 
 /**
@@ -17,21 +26,42 @@ type PdbEntry = { pdb: SlimPdb; key: string }
 export class SlimCache {
   private readonly nodes = new Map<string, NodeEntry>()
   private readonly pods = new Map<string, PodEntry>()
-  private readonly podsByNode = new Map<string, Set<string>>()
+  private readonly podsByNode = new Map<string, NodePods>()
+  private readonly shapes = new ShapeTable()
   private readonly pdbs = new Map<string, PdbEntry>()
   private readonly zoneCounts = new ZoneCounts()
   private readonly changeRvs = new Map<string, string>()
   private readonly tombstones = new Map<string, SlimNode>()
 
   /** upsertNode stores a node; it is a change when its meaningful fields differ (or it is new). */
-  upsertNode(node: SlimNode, rv: string): string[] {
+  upsertNode(node: SlimNode, rv: string, fingerprint?: string): string[] {
     const before = this.nodes.get(node.name)
     const key = meaningfulNodeKey(node)
     const zone = zoneMembershipOf(node)
     this.zoneCounts.move(before?.zone, zone)
-    this.nodes.set(node.name, { node, key, zone })
+    this.nodes.set(node.name, { node, key, zone, fingerprint })
     this.tombstones.delete(node.name)
     return before?.key === key ? [] : this.touch([node.name], rv)
+  }
+
+  /**
+   * upsertNodeObject stores a full Node object as it arrives from a list or watch. A heartbeat-only
+   * update — same raw fingerprint as the stored node's — skips conversion and meaningful-key
+   * rendering: only the resourceVersion, heartbeats and condition messages are refreshed, exactly
+   * as `toSlimNode` would set them (shared/kube-slim/refresh-slim-node.ts). The fast path mirrors
+   * `toSlimNode`, so any other converter always takes the full path. `convert` throws on a bad object.
+   */
+  upsertNodeObject(name: string, object: unknown, rv: string, convert: (object: unknown) => SlimNode): string[] {
+    const fingerprint = convert === toSlimNode ? nodeFingerprint(object) : undefined
+    const before = this.nodes.get(name)
+    if (before && fingerprint !== undefined && before.fingerprint === fingerprint) {
+      const node = refreshSlimNode(before.node, object)
+      if (node) {
+        before.node = node
+        return []
+      }
+    }
+    return this.upsertNode(convert(object), rv, fingerprint)
   }
 
   /** deleteNode forgets a node, keeping a tombstone so its last view can say it was deleted. */
@@ -48,15 +78,19 @@ export class SlimCache {
   upsertPod(key: string, pod: SlimPod, rv: string): string[] {
     if (!pod.nodeName) return this.deletePod(key, rv)
     const before = this.pods.get(key)
-    const json = meaningfulPodKey(pod)
-    if (before?.json === json && before.nodeName === pod.nodeName) return []
-    if (before && before.nodeName !== pod.nodeName) this.unindex(key, before.nodeName)
-    this.pods.set(key, { nodeName: pod.nodeName, namespace: pod.namespace, json })
-    const set = this.podsByNode.get(pod.nodeName) ?? new Set<string>()
-    this.podsByNode.set(pod.nodeName, set)
-    set.add(key)
-    const dirty = before && before.nodeName !== pod.nodeName ? [before.nodeName, pod.nodeName] : [pod.nodeName]
-    return this.touch(dirty, rv)
+    const { shape, own } = encodePod(pod)
+    const from = before && before.on.name !== pod.nodeName ? before.on : undefined
+    if (before && !from && before.own === own && before.shape.json === shape) return []
+    if (before) this.shapes.release(before.shape)
+    if (from) this.unindex(key, from)
+    let on = this.podsByNode.get(pod.nodeName)
+    if (!on) {
+      on = { name: pod.nodeName, keys: new Set<string>() }
+      this.podsByNode.set(on.name, on)
+    }
+    on.keys.add(key)
+    this.pods.set(key, { on, shape: this.shapes.acquire(shape, pod.namespace), own })
+    return this.touch(from ? [from.name, on.name] : [on.name], rv)
   }
 
   /** deletePod forgets a pod; its node's view changes. */
@@ -64,8 +98,9 @@ export class SlimCache {
     const before = this.pods.get(key)
     if (!before) return []
     this.pods.delete(key)
-    this.unindex(key, before.nodeName)
-    return this.touch([before.nodeName], rv)
+    this.shapes.release(before.shape)
+    this.unindex(key, before.on)
+    return this.touch([before.on.name], rv)
   }
 
   /** upsertPdb stores a PDB; a spec change touches every node running a pod it selects, before or after. */
@@ -106,10 +141,10 @@ export class SlimCache {
 
   /** podsOn returns the pods bound to a node, sorted by namespace/name. */
   podsOn(nodeName: string): SlimPod[] {
-    const keys = [...(this.podsByNode.get(nodeName) ?? [])].sort()
+    const keys = [...(this.podsByNode.get(nodeName)?.keys ?? [])].sort()
     return keys.flatMap((k) => {
       const entry = this.pods.get(k)
-      return entry ? [JSON.parse(entry.json) as SlimPod] : []
+      return entry ? [decodePod(entry.shape, entry.own, entry.on.name)] : []
     })
   }
 
@@ -140,23 +175,35 @@ export class SlimCache {
     return { nodes: this.nodes.size, pods: this.pods.size, pdbs: this.pdbs.size }
   }
 
+  /** podShapes is the number of distinct pod shapes held (how well pods share; see compact-pod.ts). */
+  podShapes(): number {
+    return this.shapes.size
+  }
+
   private nodesSelectedBy(pdbs: (SlimPdb | undefined)[]): string[] {
     const nodes = new Set<string>()
     for (const pdb of pdbs) {
       if (!pdb?.selector) continue
+      // Labels live in the shape: judge each shape once, not each pod.
+      const selected = new Map<Shape, boolean>()
       for (const entry of this.pods.values()) {
-        if (entry.namespace !== pdb.namespace || nodes.has(entry.nodeName)) continue
-        const pod = JSON.parse(entry.json) as SlimPod
-        if (selects(pdb, pod.namespace, pod.labels)) nodes.add(entry.nodeName)
+        const { shape } = entry
+        if (shape.namespace !== pdb.namespace || nodes.has(entry.on.name)) continue
+        let hit = selected.get(shape)
+        if (hit === undefined) {
+          const { labels } = JSON.parse(shape.json) as { labels?: Record<string, string> }
+          hit = selects(pdb, shape.namespace, labels ?? {})
+          selected.set(shape, hit)
+        }
+        if (hit) nodes.add(entry.on.name)
       }
     }
     return [...nodes]
   }
 
-  private unindex(key: string, nodeName: string): void {
-    const set = this.podsByNode.get(nodeName)
-    set?.delete(key)
-    if (set?.size === 0) this.podsByNode.delete(nodeName)
+  private unindex(key: string, on: NodePods): void {
+    on.keys.delete(key)
+    if (on.keys.size === 0 && this.podsByNode.get(on.name) === on) this.podsByNode.delete(on.name)
   }
 
   private touch(nodes: string[], rv: string): string[] {

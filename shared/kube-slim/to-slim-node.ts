@@ -5,9 +5,12 @@ import { parseSlim, SlimError } from './slim-error.ts'
 
 const keepAnnotation = (k: string) => k.startsWith('nodewarden.io/')
 /** Condition messages can be long kernel log excerpts; the view keeps a readable prefix. */
-const MESSAGE_CHARS = 256
+export const MESSAGE_CHARS = 256
 
-/** toSlimNode trims a full Node to the fields policy reads and validates it; throws SlimError naming node and field. */
+/**
+ * toSlimNode trims a full Node to the fields policy reads and validates it; throws SlimError naming node and field.
+ * What it reads must stay in step with `nodeFingerprint` (refresh-slim-node.ts), the watcher's heartbeat fast path.
+ */
 export function toSlimNode(object: unknown): SlimNode {
   const o = obj(object)
   const meta = obj(o?.metadata)
