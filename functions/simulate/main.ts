@@ -8,6 +8,7 @@ import { Command, InvalidArgumentError, Option } from 'commander'
 import { defaultPolicy, loadPolicyFile } from '../../shared/config/index.ts'
 import { renderText } from './render-text.ts'
 import { simulate } from './simulate.ts'
+import { readStatsDir } from './stats-dir.ts'
 
 function parseAt(text: string): Date {
   const at = new Date(text)
@@ -23,25 +24,38 @@ const program = new Command('nodewarden simulate')
   .argument('<file>', 'a v1 List as printed by kubectl get nodes,pods,pdb -A -o json ("-" for stdin)')
   .option('--at <time>', 'evaluate at this time (RFC 3339; default now)', parseAt)
   .option('--config <file>', 'policy document (YAML or JSON; default: built-in defaults)')
+  .option(
+    '--stats <dir>',
+    'kubelet Summary per node, <dir>/<node>.json (kubectl get --raw /api/v1/nodes/<node>/proxy/stats/summary): adds signals, thresholds met, the kubelet ranking and the relief candidate per node',
+  )
   .addOption(new Option('--output <format>', 'report format').choices(['text', 'json']).default('text'))
   .option('--max-rows <n>', 'rows per section in text output', (v) => Number.parseInt(v, 10), 50)
-  .action(async (file: string, opts: { at?: Date; config?: string; output: 'text' | 'json'; maxRows: number }) => {
-    const policy = opts.config ? await loadPolicyFile(opts.config) : defaultPolicy()
-    const text = file === '-' ? await readStdin() : await readFile(file, 'utf8')
-    let list: unknown
-    try {
-      list = JSON.parse(text)
-    } catch (err) {
-      throw new Error(`${file} is not JSON: ${(err as Error).message}`)
-    }
-    const report = simulate(list, policy, opts.at ?? new Date())
-    for (const w of report.warnings) process.stderr.write(`warning: ${w}\n`)
-    process.stdout.write(
-      opts.output === 'json'
-        ? `${JSON.stringify(report, null, 2)}\n`
-        : `${renderText(report, { maxRows: opts.maxRows })}\n`,
-    )
-  })
+  .action(
+    async (
+      file: string,
+      opts: { at?: Date; config?: string; stats?: string; output: 'text' | 'json'; maxRows: number },
+    ) => {
+      const policy = opts.config ? await loadPolicyFile(opts.config) : defaultPolicy()
+      const text = file === '-' ? await readStdin() : await readFile(file, 'utf8')
+      let list: unknown
+      try {
+        list = JSON.parse(text)
+      } catch (err) {
+        throw new Error(`${file} is not JSON: ${(err as Error).message}`)
+      }
+      const stats = opts.stats ? await readStatsDir(opts.stats) : undefined
+      const report = simulate(list, policy, opts.at ?? new Date(), {
+        ...(stats ? { stats: stats.docs, statsSource: opts.stats } : {}),
+      })
+      report.warnings.unshift(...(stats?.warnings ?? []))
+      for (const w of report.warnings) process.stderr.write(`warning: ${w}\n`)
+      process.stdout.write(
+        opts.output === 'json'
+          ? `${JSON.stringify(report, null, 2)}\n`
+          : `${renderText(report, { maxRows: opts.maxRows })}\n`,
+      )
+    },
+  )
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = []

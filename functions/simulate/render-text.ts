@@ -1,3 +1,4 @@
+import type { PressureReport } from '../../shared/pressure/index.ts'
 import type { SimulateReport } from './simulate.ts'
 
 /** renderText prints a simulate report for people: zones, taints, forecasts, protected pods, decisions, alerts. */
@@ -38,6 +39,7 @@ export function renderText(r: SimulateReport, options: { maxRows?: number } = {}
       .filter((p) => p.protected)
       .map((p) => `${p.namespace}/${p.name} (${p.node ?? 'unscheduled'}): ${p.protectedReasons.join('; ')}`),
   )
+  if (r.nodes) section('Node pressure (kubelet stats)', r.nodes.map(pressureRow))
   section(
     'Decisions',
     r.decisions.map(
@@ -57,4 +59,27 @@ export function renderText(r: SimulateReport, options: { maxRows?: number } = {}
   )
   if (r.warnings.length > 0) section('Warnings', r.warnings)
   return out.join('\n')
+}
+
+const gib = (n: number) => `${(n / 2 ** 30).toFixed(1)}Gi`
+const amount = (signal: string, n: number) => (signal.includes('inodes') || signal.startsWith('pid') ? `${n}` : gib(n))
+
+/** pressureRow renders one node's signals, thresholds met, kubelet ranking and relief candidate. */
+function pressureRow(n: PressureReport): string {
+  const known = n.signals.filter((s) => s.unknown === undefined)
+  const unknown = n.signals.filter((s) => s.unknown !== undefined)
+  const lines = [`${n.name}:`]
+  if (known.length > 0)
+    lines.push(
+      `signals: ${known.map((s) => `${s.signal} ${amount(s.signal, s.available ?? 0)} of ${amount(s.signal, s.capacity ?? 0)}`).join(', ')}`,
+    )
+  if (unknown.length > 0)
+    lines.push(`unknown: ${unknown.map((s) => `${s.signal} (${s.unknown})`).join(', ')} — not treated as healthy`)
+  lines.push(
+    `thresholds met: ${n.thresholdsMet.map((m) => `${m.signal} < ${m.kind} ${m.threshold}${m.gracePending ? ' (grace pending)' : ''}`).join(', ') || 'none'}`,
+  )
+  if (n.ranking.length > 0) lines.push(`kubelet ranking (${n.rankedFor}): ${n.ranking.join(', ')}`)
+  if (n.kubeletVictim) lines.push(`kubelet's next victim: ${n.kubeletVictim}`)
+  lines.push(`relief candidate: ${n.reliefCandidate ?? 'none'}${n.holdBack ? ` (held back: ${n.holdBack})` : ''}`)
+  return lines.join('\n    ')
 }
