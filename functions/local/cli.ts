@@ -41,47 +41,47 @@ export function buildCommand(): Command {
     .description(
       [
         'Run the whole nodewarden pipeline on this machine.',
-        '',
-        'Default: a Kubernetes API emulator plays a demo scenario (6 nodes, 3 zones) in accelerated time;',
-        'the watcher forwards node views through an embedded SQS server to decide, write and alert running',
-        'on a local Lambda runtime; the writer applies to the emulator; a local webhook receiver is',
-        'subscribed to alerts and the api serves on localhost. Ends after the scenario plus --settle.',
-        '',
-        'With --kubeconfig: no emulator and no scenario; the watcher, decide, write and alert run against',
-        'that cluster, the writer in server-side dry run (dryRun=All) unless --apply.',
-      ].join('\n'),
+        'Default: a Kubernetes API emulator plays a demo scenario (6 nodes, 3 zones) in accelerated time; the watcher forwards node views through an embedded SQS server to decide, write and alert on a local Lambda runtime; the writer applies to the emulator; a local webhook receiver is subscribed to alerts; the api serves on localhost. It ends after the scenario plus --settle.',
+        'With --kubeconfig: no emulator and no scenario; the watcher, decide, write and alert run against that cluster, the writer in server-side dry run (dryRun=All) unless --apply.',
+      ].join('\n\n'),
     )
-    .option('--scenario <file>', 'scenario to play on the emulator (YAML or JSON)', DEMO_SCENARIO)
+    .addOption(
+      new Option('--scenario <file>', 'scenario to play on the emulator (YAML or JSON)').default(
+        DEMO_SCENARIO,
+        'functions/cluster/scenarios/demo.yaml',
+      ),
+    )
     .option(
       '--speed <n>',
       'scenario seconds per real second; 1 = real time. Waits (rule durations, SQS delays, visibility timeouts, resync) shrink by the same factor',
       number(1, 600),
       30,
     )
-    .option(
-      '--settle <duration>',
-      'scenario time to keep running after the last scenario step, so delayed decisions land',
-      duration,
-      6 * 60_000,
+    .addOption(
+      new Option(
+        '--settle <duration>',
+        'scenario time to keep running after the last scenario step, so delayed decisions land',
+      )
+        .argParser(duration)
+        .default(6 * 60_000, '6m'),
     )
     .option(
       '--duration <duration>',
       'stop after this long instead (scenario time against the emulator, wall time with --kubeconfig)',
       duration,
     )
-    .option('--keep-running', 'do not stop at the end: run until Ctrl-C (SIGINT/SIGTERM shut down gracefully)', false)
+    .option('--keep-running', 'do not stop at the end: run until Ctrl-C (SIGINT/SIGTERM shut down gracefully)')
     .option('--kubeconfig <file>', 'run against this cluster instead of the emulator (no scenario)')
     .option('--context <name>', 'kubeconfig context (default: its current-context)')
     .option(
       '--apply',
       'with --kubeconfig: let the writer change the cluster (default: server-side dry run, nothing changes)',
-      false,
     )
     .option(
       '--policy <file>',
       'nodewarden policy document (YAML/JSON) for decide and write; default: the built-in policy',
     )
-    .option('--json', 'print the timeline, status lines and summary as JSON lines', false)
+    .option('--json', 'print the timeline, status lines and summary as JSON lines')
     .option('--status-every <seconds>', 'print a status line every N real seconds (0 = never)', number(0, 3600), 10)
     .option(
       '--no-bad-input',
@@ -112,5 +112,11 @@ export function parseCli(argv: readonly string[]): CliOptions {
   const o = program.opts<CliOptions>()
   // commander's negated flag defaults to true; the malformed view is only sent by default against the emulator.
   const badInputGiven = program.getOptionValueSource('badInput') === 'cli'
-  return { ...o, badInput: badInputGiven ? o.badInput : o.kubeconfig === undefined }
+  return {
+    ...o,
+    keepRunning: o.keepRunning === true,
+    apply: o.apply === true,
+    json: o.json === true,
+    badInput: badInputGiven ? o.badInput : o.kubeconfig === undefined,
+  }
 }

@@ -78,7 +78,8 @@ async function run(o: CliOptions): Promise<void> {
     : stopped.signal)
   clearInterval(status)
   stopped.dispose()
-  if (!o.json) print(reason === 'end' ? 'scenario and settle time over: stopping…' : `${reason}: stopping gracefully…`)
+  const over = o.duration !== undefined ? '--duration over' : 'scenario and settle time over'
+  if (!o.json) print(reason === 'end' ? `${over}: stopping…` : `${reason}: stopping gracefully…`)
   await stack.stop()
   report(stack, policy, o)
 }
