@@ -52,7 +52,10 @@ export async function fanOut(alert: Alert, deps: AlertDeps): Promise<void> {
     if (!plan.send) {
       deps.log.debug('notice skipped', { ...where, reason: plan.reason })
       deps.count?.('skipped')
-      if (plan.clearRecord) deps.subscriptions.remember(await deps.recordNotice(sub, alert.id, null))
+      if (plan.clearRecord) {
+        await deps.recordNotice(sub, alert.id, null)
+        deps.subscriptions.remember(sub.metadata.name, alert.id, null)
+      }
       continue
     }
     const delivery: Delivery = {
@@ -110,7 +113,8 @@ export async function deliver(delivery: Delivery, deps: AlertDeps): Promise<Deli
 async function settleRecord(sub: AlertSubscription, alert: Alert, failed: boolean, deps: AlertDeps): Promise<void> {
   const notice = alert.status === 'firing' ? toNotice(alert, deps.now(), failed) : null
   try {
-    deps.subscriptions.remember(await deps.recordNotice(sub, alert.id, notice))
+    await deps.recordNotice(sub, alert.id, notice)
+    deps.subscriptions.remember(sub.metadata.name, alert.id, notice)
   } catch (err) {
     deps.log.warn('notice record failed', {
       subscription: sub.metadata.name,

@@ -1,6 +1,7 @@
 import {
   type AlertSubscription,
   AlertSubscriptionSchema,
+  type Notice,
   SUBSCRIPTION_API_VERSION,
   SUBSCRIPTION_PLURAL,
 } from '../../shared/alerts/subscription.ts'
@@ -21,7 +22,11 @@ export type SubscriptionSource = {
   /** The signing key a subscription's secretRef names; throws SigningKeyError when absent. */
   signingKey: (subscription: AlertSubscription) => Promise<string>
   /** Keeps the cached copy in step with a status write this process made. */
-  remember: (subscription: AlertSubscription) => void
+  /**
+   * remember folds one recorded notice into the cached copy — one key only, so two deliveries to
+   * the same subscription in one batch never overwrite each other's record.
+   */
+  remember: (subscriptionName: string, alertId: string, notice: Notice | null) => void
 }
 
 export type SubscriptionSourceOptions = { kube: KubeRest; namespace: string; ttlMs: number; now: () => Date }
@@ -95,15 +100,19 @@ export function createSubscriptionSource(options: SubscriptionSourceOptions): Su
       entry.value.catch(() => keys.delete(cacheKey))
       return entry.value
     },
-    remember: (sub) => {
+    remember: (subscriptionName, alertId, notice) => {
       if (!listed) return
       const previous = listed
+      const fold = (s: AlertSubscription): AlertSubscription => {
+        if (s.metadata.name !== subscriptionName) return s
+        const notified = { ...s.status.notified }
+        if (notice) notified[alertId] = notice
+        else delete notified[alertId]
+        return { ...s, status: { ...s.status, notified } }
+      }
       listed = {
         at: previous.at,
-        value: previous.value.then((l) => ({
-          ...l,
-          subscriptions: l.subscriptions.map((s) => (s.metadata.name === sub.metadata.name ? sub : s)),
-        })),
+        value: previous.value.then((l) => ({ ...l, subscriptions: l.subscriptions.map(fold) })),
       }
     },
   }

@@ -3,11 +3,7 @@ import { type KubeRest, statusMessage } from './kube-rest.ts'
 import { subscriptionsPath } from './read-subscriptions.ts'
 
 /** RecordNotice writes (or, with null, clears) one alert's entry in a subscription's `status.notified`. */
-export type RecordNotice = (
-  subscription: AlertSubscription,
-  alertId: string,
-  notice: Notice | null,
-) => Promise<AlertSubscription>
+export type RecordNotice = (subscription: AlertSubscription, alertId: string, notice: Notice | null) => Promise<void>
 
 /**
  * createRecordNotice patches the status subresource with a JSON merge patch touching one map key,
@@ -20,11 +16,7 @@ export function createRecordNotice(kube: KubeRest): RecordNotice {
     const path = `${subscriptionsPath(namespace)}/${encodeURIComponent(name)}/status`
     const patch = { status: { notified: { [alertId]: notice } } }
     const response = await kube('PATCH', path, patch, 'application/merge-patch+json')
-    if (response.status === 404) return subscription // deleted meanwhile: nothing to record
+    if (response.status === 404) return // deleted meanwhile: nothing to record
     if (response.status !== 200) throw new Error(`record notice on ${namespace}/${name}: ${statusMessage(response)}`)
-    const notified = { ...subscription.status.notified }
-    if (notice) notified[alertId] = notice
-    else delete notified[alertId]
-    return { ...subscription, status: { ...subscription.status, notified } }
   }
 }
