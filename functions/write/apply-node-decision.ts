@@ -39,6 +39,22 @@ export async function applyNodeDecision(decision: NodeDecision, deps: WriteDeps)
       node.spec.taints.some((t) => t.key === taint.key && t.effect === taint.effect)
     )
       return { status: 'applied', code: 'applied', reason: 'already applied by this decision', dryRun, alert: true }
+    // An untaint's goal is an absence, which leaves no record: a redelivered untaint finds the taint
+    // gone and is done (its taintPresent precondition would otherwise call it stale).
+    if (
+      decision.action === 'untaint' &&
+      node?.metadata.uid === target.uid &&
+      !node.spec.taints.some((t) => t.key === taint.key && t.effect === taint.effect)
+    ) {
+      await refund()
+      return {
+        status: 'applied',
+        code: 'applied',
+        reason: `${taint.key}:${taint.effect} already absent`,
+        dryRun,
+        alert: true,
+      }
+    }
     const verdict = checkPreconditions(decision, { node })
     if (!verdict.ok || !node) {
       await refund()

@@ -185,6 +185,29 @@ describe('handleDecision: taint', () => {
     expect(cluster.ledger.ledger.affected).toEqual({})
   })
 
+  it('treats a redelivered untaint as done, not stale: one write, one Event, one alert id', async () => {
+    const cluster = new FakeCluster([aNodeObject()])
+    const { deps, alerts } = setup(cluster)
+    await handleDecision(aTaintDecision(), deps)
+    cluster.nodes.get('node-a')!.status.conditions = [{ type: 'KernelDeadlock', status: 'False' }]
+    const untaint = aTaintDecision({
+      id: 'decision-untaint-2',
+      action: 'untaint',
+      preconditions: [
+        { type: 'conditionNot', condition: 'KernelDeadlock', status: 'True' },
+        { type: 'taintPresent', key: 'nodewarden.io/kernel-deadlock', effect: 'NoExecute' },
+      ],
+      budget: undefined,
+    })
+    const writesBefore = cluster.effects.length
+    expect(await handleDecision(untaint, deps)).toMatchObject({ status: 'applied' })
+    const again = await handleDecision(untaint, deps)
+    expect(again).toMatchObject({ status: 'applied', reason: 'nodewarden.io/kernel-deadlock:NoExecute already absent' })
+    expect(cluster.effects.length - writesBefore).toBe(2) // one taint write + one Event, none for the redelivery
+    const untaintAlerts = alerts.filter((a) => a.details.decisionId === 'decision-untaint-2')
+    expect(new Set(untaintAlerts.map((a) => a.id)).size).toBe(1)
+  })
+
   it('in dry-run validates server-side, logs the Event it would record and alerts "would"', async () => {
     const cluster = new FakeCluster([aNodeObject()])
     const { deps, alerts, logged } = setup(cluster, { dryRun: true })
