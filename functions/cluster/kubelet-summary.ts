@@ -39,6 +39,12 @@ export const NodeStatsSchema = z.object({
   fsInodes: z.number().nonnegative().optional(),
   imageFsAvailableBytes: z.number().nonnegative().optional(),
   imageFsCapacityBytes: z.number().nonnegative().optional(),
+  /**
+   * Without fsAvailableBytes: what the node itself uses on nodefs; available is then capacity −
+   * this − the disk usage of the pods on the node (logs and emptyDirs, plus container writable
+   * layers when the image filesystem is not dedicated), so an evicted pod frees its disk.
+   */
+  fsBaseUsedBytes: z.number().nonnegative().optional(),
   pidsMax: z.number().nonnegative().optional(),
   pidsRunning: z.number().nonnegative().optional(),
   /** per pod, keyed `namespace/name`. */
@@ -81,10 +87,14 @@ export function renderSummary(node: KubeObject, pods: KubeObject[], stats: NodeS
   const fsCapacity = stats.fsCapacityBytes ?? quantityToNumber(cap['ephemeral-storage'] ?? '100Gi')
   const workingSet = stats.memoryWorkingSetBytes ?? Math.round(memCapacity * 0.4)
   const available = stats.memoryAvailableBytes ?? Math.max(0, memCapacity - workingSet)
-  const fsAvailable = stats.fsAvailableBytes ?? Math.round(fsCapacity * 0.6)
+  const imageCapacity = stats.imageFsCapacityBytes ?? fsCapacity
+  const fsAvailable =
+    stats.fsAvailableBytes ??
+    (stats.fsBaseUsedBytes === undefined
+      ? Math.round(fsCapacity * 0.6)
+      : Math.max(0, fsCapacity - stats.fsBaseUsedBytes - podsOnNodefs(pods, stats, imageCapacity !== fsCapacity)))
   const inodes = stats.fsInodes ?? 6_553_600
   const inodesFree = stats.fsInodesFree ?? Math.round(inodes * 0.9)
-  const imageCapacity = stats.imageFsCapacityBytes ?? fsCapacity
   const imageAvailable = stats.imageFsAvailableBytes ?? fsAvailable
   const fs = (cap: number, avail: number) => ({
     time,
@@ -123,6 +133,29 @@ export function renderSummary(node: KubeObject, pods: KubeObject[], stats: NodeS
   }
 }
 
+/** podDiskUsage: a pod's container writable layers, logs and emptyDir volumes, from its settable stats. */
+function podDiskUsage(ps: PodStats): { rootfs: number; logs: number; volume: number } {
+  const logs = ps.logsUsedBytes ?? 2 ** 20
+  const volume = ps.volumeUsedBytes ?? 0
+  const rootfs =
+    ps.rootfsUsedBytes ??
+    (ps.ephemeralStorageUsedBytes === undefined
+      ? 9 * 2 ** 20
+      : Math.max(0, ps.ephemeralStorageUsedBytes - logs - volume))
+  return { rootfs, logs, volume }
+}
+
+/** podsOnNodefs sums what the node's running pods use on nodefs (writable layers live on a dedicated imagefs). */
+function podsOnNodefs(pods: KubeObject[], stats: NodeStats, dedicatedImageFs: boolean): number {
+  let total = 0
+  for (const pod of pods) {
+    if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') continue
+    const u = podDiskUsage(stats.pods?.[`${pod.metadata.namespace}/${pod.metadata.name}`] ?? {})
+    total += u.logs + u.volume + (dedicatedImageFs ? 0 : u.rootfs)
+  }
+  return total
+}
+
 type FsContext = { time: string; fsAvailable: number; fsCapacity: number; inodesFree: number; inodes: number }
 
 /** split divides `total` over `parts` whole shares, the first taking the remainder. */
@@ -136,13 +169,7 @@ function split(total: number, parts: number): number[] {
 export function renderPodStats(pod: KubeObject, ps: PodStats, ctx: FsContext) {
   const { time } = ctx
   const ws = ps.memoryWorkingSetBytes ?? 64 * 2 ** 20
-  const logs = ps.logsUsedBytes ?? 2 ** 20
-  const volumeBytes = ps.volumeUsedBytes ?? 0
-  const rootfs =
-    ps.rootfsUsedBytes ??
-    (ps.ephemeralStorageUsedBytes === undefined
-      ? 9 * 2 ** 20
-      : Math.max(0, ps.ephemeralStorageUsedBytes - logs - volumeBytes))
+  const { rootfs, logs, volume: volumeBytes } = podDiskUsage(ps)
   const containers: { name: string }[] = pod.spec?.containers ?? []
   const count = Math.max(1, containers.length)
   const rootfsShares = split(rootfs, count)

@@ -91,7 +91,11 @@ export function startStatsCollector(deps: StatsCollectorDeps, config: ReliefConf
     const nodes = deps.listNodes()
     const byName = new Map(nodes.map((n) => [n.name, n]))
     for (const name of memo.keys()) if (!byName.has(name)) memo.delete(name)
-    const states = nodes.map((n) => memo.get(n.name) ?? { name: n.name, temperature: 'unknown' as const, failures: 0 })
+    // A pressure condition the kubelet reports now puts the node on the short interval at once.
+    const states = nodes.map((n): CollectState => {
+      const m = memo.get(n.name) ?? { name: n.name, temperature: 'unknown' as const, failures: 0 }
+      return classifyNode(n.conditions, undefined, config) === 'pressure' ? { ...m, temperature: 'pressure' } : m
+    })
     const due = planCollection(states, config, deps.now())
     let next = 0
     const worker = async () => {

@@ -64,6 +64,32 @@ describe('the emulator kubelet Summary reports per-pod usage the eviction rankin
     }).toEqual(expected)
   })
 
+  it.each([
+    {
+      name: 'a shared filesystem: writable layers count',
+      imageFsCapacityBytes: undefined,
+      expected: 100 - 40 - 4 - 2 - 1,
+    },
+    {
+      name: 'a dedicated image filesystem: only logs and emptyDirs',
+      imageFsCapacityBytes: 200 * GiB,
+      expected: 100 - 40 - 2 - 1,
+    },
+  ])('derives nodefs available from the node base use and the pods on $name', ({ imageFsCapacityBytes, expected }) => {
+    const running = pod('a')
+    const failed = { ...pod('gone'), status: { phase: 'Failed' } } as KubeObject
+    const s = summary([running, failed], {
+      fsCapacityBytes: 100 * GiB,
+      fsBaseUsedBytes: 40 * GiB,
+      ...(imageFsCapacityBytes ? { imageFsCapacityBytes } : {}),
+      pods: {
+        'default/a': { rootfsUsedBytes: 4 * GiB, logsUsedBytes: 2 * GiB, volumeUsedBytes: GiB },
+        'default/gone': { logsUsedBytes: 30 * GiB },
+      },
+    })
+    expect(s.node.fs?.availableBytes).toBe(expected * GiB)
+  })
+
   it('reports the pods cgroup: allocatable memory minus the pods working sets', () => {
     const s = summary([pod('a'), pod('b')], { pods: { 'default/a': { memoryWorkingSetBytes: GiB } } })
     const obs = makeSignalObservations(s)
