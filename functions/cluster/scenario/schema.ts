@@ -3,23 +3,13 @@
  * validated here; errors name the field (`timeline[2].addTaint.effect: …`).
  */
 import * as z from 'zod'
+import { DurationSchema } from '../../../shared/config/duration.ts'
 import { FaultRuleSchema } from '../fault-schema.ts'
 import { NodeStatsSchema } from '../kubelet-summary.ts'
 
 const Quantity = z.union([z.string(), z.number()])
 const Resources = z.record(z.string(), Quantity)
 const Labels = z.record(z.string(), z.string())
-
-/** DurationSchema accepts seconds as a number or `90s`, `5m`, `1h30m`, and yields milliseconds. */
-export const DurationSchema = z.union([z.number().nonnegative(), z.string()]).transform((v, ctx) => {
-  if (typeof v === 'number') return v * 1000
-  const m = /^(?:(\d+)h)?(?:(\d+)m(?!s))?(?:(\d+(?:\.\d+)?)s)?(?:(\d+)ms)?$/.exec(v.trim())
-  if (!m || v.trim() === '') {
-    ctx.addIssue({ code: 'custom', message: `not a duration: "${v}" (use seconds or 30s, 5m, 1h30m)` })
-    return z.NEVER
-  }
-  return ((Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0)) * 60 + Number(m[3] ?? 0)) * 1000 + Number(m[4] ?? 0)
-})
 
 export const TaintSchema = z.strictObject({
   key: z.string().min(1),
@@ -156,6 +146,7 @@ export type ScenarioStep = {
 }[keyof Actions]
 
 /** StepSchema validates one step, naming the action's bad field (`timeline[2].addTaint.effect`). */
+// `at`: seconds as a number or a Go duration (`90s`, `5m`, `1h30m`), parsed to milliseconds.
 export const StepSchema = z.looseObject({ at: DurationSchema }).transform((raw, ctx): ScenarioStep => {
   const keys = Object.keys(raw).filter((k) => k !== 'at')
   const key = keys[0] as keyof Actions
