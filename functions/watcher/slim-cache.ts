@@ -1,4 +1,4 @@
-import { nodeFingerprint, refreshSlimNode } from '../../shared/kube-slim/refresh-slim-node.ts'
+import { refreshSlimNode } from '../../shared/kube-slim/refresh-slim-node.ts'
 import { toSlimNode } from '../../shared/kube-slim/to-slim-node.ts'
 import type { SlimNode, SlimPdb, SlimPod, ZoneSummary } from '../../shared/messages/index.ts'
 import { matchesLabelSelector } from '../../shared/policy/label-selector.ts'
@@ -6,8 +6,7 @@ import { decodePod, encodePod, type Shape, ShapeTable } from './compact-pod.ts'
 import { meaningfulNodeKey, meaningfulPdbKey } from './meaningful-change.ts'
 import { ZoneCounts, type ZoneMembership, zoneMembershipOf } from './zone-counts.ts'
 
-/** `fingerprint` is the raw node's heartbeat-free fingerprint, when the node came in as a full object. */
-type NodeEntry = { node: SlimNode; key: string; zone: ZoneMembership; fingerprint: string | undefined }
+type NodeEntry = { node: SlimNode; key: string; zone: ZoneMembership }
 /** The pods bound to one node; `name` is the one copy of the node's name every pod entry points to. */
 type NodePods = { name: string; keys: Set<string> }
 /**
@@ -29,39 +28,39 @@ export class SlimCache {
   private readonly podsByNode = new Map<string, NodePods>()
   private readonly shapes = new ShapeTable()
   private readonly pdbs = new Map<string, PdbEntry>()
+  /** PDBs by namespace: a PDB selects pods of its own namespace only, so a view looks at those alone. */
+  private readonly pdbsByNamespace = new Map<string, Map<string, SlimPdb>>()
   private readonly zoneCounts = new ZoneCounts()
   private readonly changeRvs = new Map<string, string>()
   private readonly tombstones = new Map<string, SlimNode>()
 
   /** upsertNode stores a node; it is a change when its meaningful fields differ (or it is new). */
-  upsertNode(node: SlimNode, rv: string, fingerprint?: string): string[] {
+  upsertNode(node: SlimNode, rv: string): string[] {
     const before = this.nodes.get(node.name)
     const key = meaningfulNodeKey(node)
     const zone = zoneMembershipOf(node)
     this.zoneCounts.move(before?.zone, zone)
-    this.nodes.set(node.name, { node, key, zone, fingerprint })
+    this.nodes.set(node.name, { node, key, zone })
     this.tombstones.delete(node.name)
     return before?.key === key ? [] : this.touch([node.name], rv)
   }
 
   /**
    * upsertNodeObject stores a full Node object as it arrives from a list or watch. A heartbeat-only
-   * update — same raw fingerprint as the stored node's — skips conversion and meaningful-key
-   * rendering: only the resourceVersion, heartbeats and condition messages are refreshed, exactly
-   * as `toSlimNode` would set them (shared/kube-slim/refresh-slim-node.ts). The fast path mirrors
-   * `toSlimNode`, so any other converter always takes the full path. `convert` throws on a bad object.
+   * update — nothing `toSlimNode` reads differs from the stored node but the resourceVersion,
+   * heartbeats and condition messages — skips conversion and meaningful-key rendering: the stored
+   * node is refreshed in place of converting (shared/kube-slim/refresh-slim-node.ts), which is
+   * absorbed by definition. The fast path mirrors `toSlimNode`, so any other converter always takes
+   * the full path. `convert` throws on a bad object.
    */
   upsertNodeObject(name: string, object: unknown, rv: string, convert: (object: unknown) => SlimNode): string[] {
-    const fingerprint = convert === toSlimNode ? nodeFingerprint(object) : undefined
-    const before = this.nodes.get(name)
-    if (before && fingerprint !== undefined && before.fingerprint === fingerprint) {
-      const node = refreshSlimNode(before.node, object)
-      if (node) {
-        before.node = node
-        return []
-      }
+    const before = convert === toSlimNode ? this.nodes.get(name) : undefined
+    const refreshed = before && refreshSlimNode(before.node, object)
+    if (before && refreshed) {
+      before.node = refreshed
+      return []
     }
-    return this.upsertNode(convert(object), rv, fingerprint)
+    return this.upsertNode(convert(object), rv)
   }
 
   /** deleteNode forgets a node, keeping a tombstone so its last view can say it was deleted. */
@@ -108,6 +107,13 @@ export class SlimCache {
     const before = this.pdbs.get(key)
     const specKey = meaningfulPdbKey(pdb)
     this.pdbs.set(key, { pdb, key: specKey })
+    if (before) this.unindexPdb(key, before.pdb)
+    let inNamespace = this.pdbsByNamespace.get(pdb.namespace)
+    if (!inNamespace) {
+      inNamespace = new Map()
+      this.pdbsByNamespace.set(pdb.namespace, inNamespace)
+    }
+    inNamespace.set(key, pdb)
     if (before?.key === specKey) return []
     return this.touch(this.nodesSelectedBy([before?.pdb, pdb]), rv)
   }
@@ -117,6 +123,7 @@ export class SlimCache {
     const before = this.pdbs.get(key)
     if (!before) return []
     this.pdbs.delete(key)
+    this.unindexPdb(key, before.pdb)
     return this.touch(this.nodesSelectedBy([before.pdb]), rv)
   }
 
@@ -150,9 +157,17 @@ export class SlimCache {
 
   /** pdbsSelecting returns the PDBs in the pods' namespaces whose selector matches any of them, sorted. */
   pdbsSelecting(pods: readonly SlimPod[]): SlimPdb[] {
+    const byNamespace = new Map<string, SlimPod[]>()
+    for (const pod of pods) {
+      const list = byNamespace.get(pod.namespace)
+      if (list) list.push(pod)
+      else byNamespace.set(pod.namespace, [pod])
+    }
     const out: SlimPdb[] = []
-    for (const { pdb } of this.pdbs.values()) {
-      if (pods.some((p) => selects(pdb, p.namespace, p.labels))) out.push(pdb)
+    for (const [namespace, inNamespace] of byNamespace) {
+      for (const pdb of this.pdbsByNamespace.get(namespace)?.values() ?? []) {
+        if (inNamespace.some((p) => selects(pdb, p.namespace, p.labels))) out.push(pdb)
+      }
     }
     return out.sort((a, b) => compare(`${a.namespace}/${a.name}`, `${b.namespace}/${b.name}`))
   }
@@ -199,6 +214,12 @@ export class SlimCache {
       }
     }
     return [...nodes]
+  }
+
+  private unindexPdb(key: string, pdb: SlimPdb): void {
+    const inNamespace = this.pdbsByNamespace.get(pdb.namespace)
+    inNamespace?.delete(key)
+    if (inNamespace?.size === 0) this.pdbsByNamespace.delete(pdb.namespace)
   }
 
   private unindex(key: string, on: NodePods): void {

@@ -3,13 +3,14 @@ import { arr, bool, defined, obj, str, stringMap } from './raw.ts'
 import { resourceList } from './resources.ts'
 import { parseSlim, SlimError } from './slim-error.ts'
 
-const keepAnnotation = (k: string) => k.startsWith('nodewarden.io/')
+/** keepNodeAnnotation: the node annotations a slim node carries. */
+export const keepNodeAnnotation = (k: string) => k.startsWith('nodewarden.io/')
 /** Condition messages can be long kernel log excerpts; the view keeps a readable prefix. */
 export const MESSAGE_CHARS = 256
 
 /**
  * toSlimNode trims a full Node to the fields policy reads and validates it; throws SlimError naming node and field.
- * What it reads must stay in step with `nodeFingerprint` (refresh-slim-node.ts), the watcher's heartbeat fast path.
+ * What it reads must stay in step with `refreshSlimNode` (refresh-slim-node.ts), the watcher's heartbeat fast path.
  */
 export function toSlimNode(object: unknown): SlimNode {
   const o = obj(object)
@@ -24,7 +25,7 @@ export function toSlimNode(object: unknown): SlimNode {
     uid: str(meta?.uid) ?? `unknown:${name}`,
     resourceVersion: str(meta?.resourceVersion) || '0',
     labels: stringMap(meta?.labels),
-    annotations: stringMap(meta?.annotations, keepAnnotation),
+    annotations: stringMap(meta?.annotations, keepNodeAnnotation),
     taints: arr(spec?.taints).map((t) =>
       defined({
         key: str(obj(t)?.key),

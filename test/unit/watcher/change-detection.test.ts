@@ -85,6 +85,17 @@ describe('node change detection', () => {
     expect(dirty).toEqual(meaningful ? ['node-a'] : [])
   })
 
+  it.each(nodeUpdates)(
+    '$name, as a full object through the heartbeat fast path: meaningful=$meaningful',
+    ({ patch, meaningful }) => {
+      const cache = new SlimCache()
+      cache.upsertNodeObject('node-a', rawNode('node-a'), '100', toSlimNode)
+      const next = rawNode('node-a', { rv: '500', heartbeat: T1, patch })
+      expect(cache.upsertNodeObject('node-a', next, '500', toSlimNode)).toEqual(meaningful ? ['node-a'] : [])
+      expect(cache.node('node-a')?.node).toStrictEqual(toSlimNode(next))
+    },
+  )
+
   it('keeps the latest heartbeat in the cached node even when the update is absorbed', () => {
     const cache = seeded()
     cache.upsertNode(toSlimNode(rawNode('node-a', { rv: '500', heartbeat: T1 })), '500')
