@@ -31,6 +31,8 @@ for (const [key, entry] of Object.entries(lock.packages)) {
     added.push(`${name}@${version}`)
   }
 }
-lock.packages = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : 1)))
+lock.packages = Object.fromEntries(
+  Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : 1)),
+)
 if (added.length) writeFileSync(path, `${JSON.stringify(lock, null, 2)}\n`)
 console.log(added.length ? `added ${added.length}: ${added.join(', ')}` : 'lockfile complete')

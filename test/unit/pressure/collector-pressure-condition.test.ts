@@ -15,8 +15,10 @@ const summary = (node: string) => ({
   pods: [],
 })
 
+type Condition = { type: string; status: 'True' | 'False' | 'Unknown' }
+
 describe('the stats collector and the pressure conditions the kubelet reports', () => {
-  it.each([
+  it.each<{ name: string; conditions: Condition[]; fetchedAgain: boolean }>([
     { name: 'a calm node waits for the slow interval', conditions: [], fetchedAgain: false },
     {
       name: 'a node that now reports DiskPressure is fetched again at the short interval',
@@ -30,7 +32,7 @@ describe('the stats collector and the pressure conditions the kubelet reports', 
     },
   ])('$name', async ({ conditions, fetchedAgain }) => {
     let now = new Date('2026-11-22T10:00:00Z')
-    let current: { type: string; status: string }[] = []
+    let current: Condition[] = []
     const fetched: string[] = []
     const collector = startStatsCollector(
       {
