@@ -2,7 +2,7 @@
  * The measuring half of a watcher bench child (bench/watcher.bench.ts): one watcher per process,
  * bundled with esbuild and run by plain node, so each process holds only the code its watcher
  * needs. Measures the idle floor (after imports), waits for sync and for the initial views to
- * drain, then a steady window of CPU time and events, and resident memory after a full GC.
+ * drain, then a steady window of CPU time and events, and resident memory after full GCs (and the peak).
  */
 import { getHeapSpaceStatistics } from 'node:v8'
 
@@ -22,6 +22,8 @@ export type ChildReport = {
   /** Resident memory after imports, before listing anything (runtime + libraries). */
   floorRssMiB: number
   rssMiB: number
+  /** Peak resident memory over the process's life (the initial list included). */
+  peakRssMiB: number
   heapUsedMiB: number
   heapTotalMiB: number
   externalMiB: number
@@ -51,6 +53,9 @@ export async function measureChild(
   const end = await meter.counts()
   const cpu = process.cpuUsage(base.cpu)
   const windowSeconds = (performance.now() - base.at) / 1000
+  // Two full collections a moment apart: buffers whose wrappers die in the first are freed by the second.
+  gc()
+  await sleep(500)
   gc()
   const mem = process.memoryUsage()
   const report: ChildReport = {
@@ -63,6 +68,7 @@ export async function measureChild(
     windowSeconds,
     floorRssMiB,
     rssMiB: Math.round(mem.rss / MiB),
+    peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
     heapUsedMiB: Math.round(mem.heapUsed / MiB),
     heapTotalMiB: Math.round(mem.heapTotal / MiB),
     externalMiB: Math.round(mem.external / MiB),

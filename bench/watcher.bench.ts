@@ -63,6 +63,7 @@ export async function run(): Promise<Record<string, unknown>> {
       baseline: summary(naive, perMinute(naive)),
       ratio: {
         memoryRss: round(naive.rssMiB / slim.rssMiB),
+        memoryPeakRss: round(naive.peakRssMiB / slim.peakRssMiB),
         memoryRssAboveFloor: round((naive.rssMiB - naive.floorRssMiB) / (slim.rssMiB - slim.floorRssMiB)),
         memoryHeap: round(naive.heapUsedMiB / slim.heapUsedMiB),
         cpu: round(perMinute(naive) / perMinute(slim)),
@@ -90,6 +91,7 @@ function summary(r: ChildReport, cpuPerMinute: number) {
     cpuSecondsPerMinute: round(cpuPerMinute),
     rssMiB: r.rssMiB,
     floorRssMiB: r.floorRssMiB,
+    peakRssMiB: r.peakRssMiB,
     heapUsedMiB: r.heapUsedMiB,
     heapTotalMiB: r.heapTotalMiB,
     externalMiB: r.externalMiB,

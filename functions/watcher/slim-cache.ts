@@ -2,18 +2,11 @@ import { refreshSlimNode } from '../../shared/kube-slim/refresh-slim-node.ts'
 import { toSlimNode } from '../../shared/kube-slim/to-slim-node.ts'
 import type { SlimNode, SlimPdb, SlimPod, ZoneSummary } from '../../shared/messages/index.ts'
 import { matchesLabelSelector } from '../../shared/policy/label-selector.ts'
-import { decodePod, encodePod, type Shape, ShapeTable } from './compact-pod.ts'
+import { PodStore } from './compact-pod.ts'
 import { meaningfulNodeKey, meaningfulPdbKey } from './meaningful-change.ts'
 import { ZoneCounts, type ZoneMembership, zoneMembershipOf } from './zone-counts.ts'
 
-type NodeEntry = { node: SlimNode; key: string; zone: ZoneMembership }
-/** The pods bound to one node; `name` is the one copy of the node's name every pod entry points to. */
-type NodePods = { name: string; keys: Set<string> }
-/**
- * A pod in compact form (compact-pod.ts): its shared shape, its own fields, its node. Equal
- * encodings mean "no meaningful change": every field a slim pod keeps matters to policy.
- */
-type PodEntry = { on: NodePods; shape: Shape; own: string }
+type NodeEntry = { node: SlimNode; zone: ZoneMembership }
 type PdbEntry = { pdb: SlimPdb; key: string }
 
 /**
@@ -24,9 +17,8 @@ type PdbEntry = { pdb: SlimPdb; key: string }
  */
 export class SlimCache {
   private readonly nodes = new Map<string, NodeEntry>()
-  private readonly pods = new Map<string, PodEntry>()
-  private readonly podsByNode = new Map<string, NodePods>()
-  private readonly shapes = new ShapeTable()
+  /** Pods in compact form (compact-pod.ts); equal encodings mean "no meaningful change", as every field a slim pod keeps matters. */
+  private readonly pods = new PodStore()
   private readonly pdbs = new Map<string, PdbEntry>()
   /** PDBs by namespace: a PDB selects pods of its own namespace only, so a view looks at those alone. */
   private readonly pdbsByNamespace = new Map<string, Map<string, SlimPdb>>()
@@ -34,15 +26,19 @@ export class SlimCache {
   private readonly changeRvs = new Map<string, string>()
   private readonly tombstones = new Map<string, SlimNode>()
 
-  /** upsertNode stores a node; it is a change when its meaningful fields differ (or it is new). */
+  /**
+   * upsertNode stores a node; it is a change when its meaningful fields differ (or it is new). The
+   * meaningful keys are rendered here rather than kept (a kilobyte per node): heartbeats take the
+   * fast path of upsertNodeObject, so this runs for real changes and relists only.
+   */
   upsertNode(node: SlimNode, rv: string): string[] {
     const before = this.nodes.get(node.name)
-    const key = meaningfulNodeKey(node)
     const zone = zoneMembershipOf(node)
     this.zoneCounts.move(before?.zone, zone)
-    this.nodes.set(node.name, { node, key, zone })
+    this.nodes.set(node.name, { node, zone })
     this.tombstones.delete(node.name)
-    return before?.key === key ? [] : this.touch([node.name], rv)
+    const same = before !== undefined && meaningfulNodeKey(before.node) === meaningfulNodeKey(node)
+    return same ? [] : this.touch([node.name], rv)
   }
 
   /**
@@ -75,31 +71,16 @@ export class SlimCache {
 
   /** upsertPod stores a pod bound to a node; unbound pods are not kept (no view carries them). */
   upsertPod(key: string, pod: SlimPod, rv: string): string[] {
-    if (!pod.nodeName) return this.deletePod(key, rv)
-    const before = this.pods.get(key)
-    const { shape, own } = encodePod(pod)
-    const from = before && before.on.name !== pod.nodeName ? before.on : undefined
-    if (before && !from && before.own === own && before.shape.json === shape) return []
-    if (before) this.shapes.release(before.shape)
-    if (from) this.unindex(key, from)
-    let on = this.podsByNode.get(pod.nodeName)
-    if (!on) {
-      on = { name: pod.nodeName, keys: new Set<string>() }
-      this.podsByNode.set(on.name, on)
-    }
-    on.keys.add(key)
-    this.pods.set(key, { on, shape: this.shapes.acquire(shape, pod.namespace), own })
-    return this.touch(from ? [from.name, on.name] : [on.name], rv)
+    const { nodeName } = pod
+    if (!nodeName) return this.deletePod(key, rv)
+    const dirty = this.pods.upsert(key, { ...pod, nodeName })
+    return dirty.length === 0 ? [] : this.touch(dirty, rv)
   }
 
   /** deletePod forgets a pod; its node's view changes. */
   deletePod(key: string, rv: string): string[] {
-    const before = this.pods.get(key)
-    if (!before) return []
-    this.pods.delete(key)
-    this.shapes.release(before.shape)
-    this.unindex(key, before.on)
-    return this.touch([before.on.name], rv)
+    const nodeName = this.pods.delete(key)
+    return nodeName === undefined ? [] : this.touch([nodeName], rv)
   }
 
   /** upsertPdb stores a PDB; a spec change touches every node running a pod it selects, before or after. */
@@ -129,7 +110,7 @@ export class SlimCache {
 
   /** keys lists the cache keys of one kind (relist diffs delete the ones the list no longer has). */
   keys(kind: 'node' | 'pod' | 'pdb'): string[] {
-    return [...(kind === 'node' ? this.nodes : kind === 'pod' ? this.pods : this.pdbs).keys()]
+    return kind === 'pod' ? this.pods.keys() : [...(kind === 'node' ? this.nodes : this.pdbs).keys()]
   }
 
   /** node returns a stored node, or the tombstone of a deleted one. */
@@ -148,11 +129,7 @@ export class SlimCache {
 
   /** podsOn returns the pods bound to a node, sorted by namespace/name. */
   podsOn(nodeName: string): SlimPod[] {
-    const keys = [...(this.podsByNode.get(nodeName)?.keys ?? [])].sort()
-    return keys.flatMap((k) => {
-      const entry = this.pods.get(k)
-      return entry ? [decodePod(entry.shape, entry.own, entry.on.name)] : []
-    })
+    return this.pods.podsOn(nodeName)
   }
 
   /** pdbsSelecting returns the PDBs in the pods' namespaces whose selector matches any of them, sorted. */
@@ -192,26 +169,19 @@ export class SlimCache {
 
   /** podShapes is the number of distinct pod shapes held (how well pods share; see compact-pod.ts). */
   podShapes(): number {
-    return this.shapes.size
+    return this.pods.shapeCount
   }
 
   private nodesSelectedBy(pdbs: (SlimPdb | undefined)[]): string[] {
     const nodes = new Set<string>()
     for (const pdb of pdbs) {
       if (!pdb?.selector) continue
-      // Labels live in the shape: judge each shape once, not each pod.
-      const selected = new Map<Shape, boolean>()
-      for (const entry of this.pods.values()) {
-        const { shape } = entry
-        if (shape.namespace !== pdb.namespace || nodes.has(entry.on.name)) continue
-        let hit = selected.get(shape)
-        if (hit === undefined) {
-          const { labels } = JSON.parse(shape.json) as { labels?: Record<string, string> }
-          hit = selects(pdb, shape.namespace, labels ?? {})
-          selected.set(shape, hit)
-        }
-        if (hit) nodes.add(entry.on.name)
-      }
+      // Labels live in the shape: each shape is judged once, not each pod.
+      this.pods.nodesWith(
+        pdb.namespace,
+        (shape) => selects(pdb, shape.namespace, (JSON.parse(shape.json) as Pick<SlimPod, 'labels'>).labels ?? {}),
+        nodes,
+      )
     }
     return [...nodes]
   }
@@ -220,11 +190,6 @@ export class SlimCache {
     const inNamespace = this.pdbsByNamespace.get(pdb.namespace)
     inNamespace?.delete(key)
     if (inNamespace?.size === 0) this.pdbsByNamespace.delete(pdb.namespace)
-  }
-
-  private unindex(key: string, on: NodePods): void {
-    on.keys.delete(key)
-    if (on.keys.size === 0 && this.podsByNode.get(on.name) === on) this.podsByNode.delete(on.name)
   }
 
   private touch(nodes: string[], rv: string): string[] {
