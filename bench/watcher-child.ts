@@ -22,6 +22,8 @@ export type ChildReport = {
   /** Resident memory after imports, before listing anything (runtime + libraries). */
   floorRssMiB: number
   rssMiB: number
+  /** Mean and highest resident memory sampled each second of the steady window. */
+  windowRssMiB: { mean: number; max: number }
   /** Peak resident memory over the process's life (the initial list included). */
   peakRssMiB: number
   heapUsedMiB: number
@@ -49,7 +51,12 @@ export async function measureChild(
   while (((await meter.counts()).pending ?? 0) > 0) await sleep(250)
   await sleep(Number(process.env.WATCHER_BENCH_SETTLE_MS ?? 8_000))
   const base = { ...(await meter.counts()), cpu: process.cpuUsage(), at: performance.now() }
+  // Resident memory sampled each second of the window: V8 releases memory in its own time (after
+  // a major GC, when allocation slows), so one reading can land before or after a release.
+  const samples: number[] = []
+  const sampler = setInterval(() => samples.push(process.memoryUsage.rss()), 1_000)
   await sleep(Number(process.env.WATCHER_BENCH_STEADY_MS))
+  clearInterval(sampler)
   const end = await meter.counts()
   const cpu = process.cpuUsage(base.cpu)
   const windowSeconds = (performance.now() - base.at) / 1000
@@ -68,6 +75,10 @@ export async function measureChild(
     windowSeconds,
     floorRssMiB,
     rssMiB: Math.round(mem.rss / MiB),
+    windowRssMiB: {
+      mean: Math.round(samples.reduce((a, b) => a + b, 0) / Math.max(1, samples.length) / MiB),
+      max: Math.round(Math.max(0, ...samples) / MiB),
+    },
     peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
     heapUsedMiB: Math.round(mem.heapUsed / MiB),
     heapTotalMiB: Math.round(mem.heapTotal / MiB),

@@ -4,8 +4,9 @@
  * with 10-second kubelet churn (node status heartbeats + node Lease renewals) and a small rate of
  * meaningful changes (a cordon/uncordon every 2 s). Both children are esbuild bundles run by plain
  * node (as a deployed watcher would run), measured the same way: idle floor after imports, then
- * events received/s, fraction forwarded, CPU seconds per minute in a steady window, and resident
- * memory after a full GC. Also reports slim memory per node and per pod, measured in this process.
+ * events received/s, fraction forwarded and CPU seconds per minute (all threads, GC included) in a
+ * steady window, resident memory sampled through the window (mean, max), at its end after full GCs,
+ * and the lifetime peak. Also reports slim memory per node and per pod, measured in this process.
  * Size: WATCHER_BENCH_NODES (default 1,000) × 30 pods; see the report's `scaling` note.
  */
 import { fork } from 'node:child_process'
@@ -21,7 +22,7 @@ export const name = 'watcher'
 
 const NODES = Number(process.env.WATCHER_BENCH_NODES ?? 1000)
 const PODS_PER_NODE = 30
-const STEADY_MS = Number(process.env.WATCHER_BENCH_STEADY_MS ?? 20_000)
+const STEADY_MS = Number(process.env.WATCHER_BENCH_STEADY_MS ?? 40_000)
 const CHURN_MEANINGFUL_MS = 2_000
 const HERE = dirname(fileURLToPath(import.meta.url))
 
@@ -63,6 +64,7 @@ export async function run(): Promise<Record<string, unknown>> {
       baseline: summary(naive, perMinute(naive)),
       ratio: {
         memoryRss: round(naive.rssMiB / slim.rssMiB),
+        memoryWindowRss: round(naive.windowRssMiB.mean / slim.windowRssMiB.mean),
         memoryPeakRss: round(naive.peakRssMiB / slim.peakRssMiB),
         memoryRssAboveFloor: round((naive.rssMiB - naive.floorRssMiB) / (slim.rssMiB - slim.floorRssMiB)),
         memoryHeap: round(naive.heapUsedMiB / slim.heapUsedMiB),
@@ -90,6 +92,7 @@ function summary(r: ChildReport, cpuPerMinute: number) {
     fractionForwarded: r.events === 0 ? 0 : Number((r.forwarded / r.events).toFixed(4)),
     cpuSecondsPerMinute: round(cpuPerMinute),
     rssMiB: r.rssMiB,
+    windowRssMiB: r.windowRssMiB,
     floorRssMiB: r.floorRssMiB,
     peakRssMiB: r.peakRssMiB,
     heapUsedMiB: r.heapUsedMiB,

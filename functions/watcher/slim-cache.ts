@@ -20,8 +20,12 @@ export class SlimCache {
   /** Pods in compact form (compact-pod.ts); equal encodings mean "no meaningful change", as every field a slim pod keeps matters. */
   private readonly pods = new PodStore()
   private readonly pdbs = new Map<string, PdbEntry>()
-  /** PDBs by namespace: a PDB selects pods of its own namespace only, so a view looks at those alone. */
-  private readonly pdbsByNamespace = new Map<string, Map<string, SlimPdb>>()
+  /**
+   * PDBs by namespace: a PDB selects pods of its own namespace only, so a view looks at those alone.
+   * `first` is the selector's first matchLabels pair, which a pod must have to match: most PDBs are
+   * ruled out by that one lookup before the full selector runs.
+   */
+  private readonly pdbsByNamespace = new Map<string, Map<string, { pdb: SlimPdb; first?: [string, string] }>>()
   private readonly zoneCounts = new ZoneCounts()
   private readonly changeRvs = new Map<string, string>()
   private readonly tombstones = new Map<string, SlimNode>()
@@ -94,7 +98,8 @@ export class SlimCache {
       inNamespace = new Map()
       this.pdbsByNamespace.set(pdb.namespace, inNamespace)
     }
-    inNamespace.set(key, pdb)
+    const first = Object.entries(pdb.selector?.matchLabels ?? {})[0]
+    inNamespace.set(key, first ? { pdb, first } : { pdb })
     if (before?.key === specKey) return []
     return this.touch(this.nodesSelectedBy([before?.pdb, pdb]), rv)
   }
@@ -142,7 +147,8 @@ export class SlimCache {
     }
     const out: SlimPdb[] = []
     for (const [namespace, inNamespace] of byNamespace) {
-      for (const pdb of this.pdbsByNamespace.get(namespace)?.values() ?? []) {
+      for (const { pdb, first } of this.pdbsByNamespace.get(namespace)?.values() ?? []) {
+        if (first && !inNamespace.some((p) => p.labels[first[0]] === first[1])) continue
         if (inNamespace.some((p) => selects(pdb, p.namespace, p.labels))) out.push(pdb)
       }
     }

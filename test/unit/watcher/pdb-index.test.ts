@@ -11,6 +11,7 @@ const selector: fc.Arbitrary<SlimPdb['selector']> = fc.oneof(
   fc.constant(null),
   fc.constant({}),
   app.map((v) => ({ matchLabels: { app: v } })),
+  app.map((v) => ({ matchLabels: { tier: 'front', app: v } })),
   app.map((v) => ({ matchExpressions: [{ key: 'app', operator: 'NotIn' as const, values: [v] }] })),
 )
 type Op = { upsert: boolean; namespace: string; name: string; selector: SlimPdb['selector'] }
@@ -20,7 +21,7 @@ const opArb: fc.Arbitrary<Op> = fc.record({
   name: fc.constantFrom('p1', 'p2', 'p3'),
   selector,
 })
-const podsArb = fc.array(fc.record({ namespace, app }), { maxLength: 6 })
+const podsArb = fc.array(fc.record({ namespace, app, front: fc.boolean() }), { maxLength: 6 })
 
 describe('PDBs indexed by namespace', () => {
   test.prop([fc.array(opArb, { maxLength: 30 }), podsArb], { numRuns: 300 })(
@@ -39,7 +40,13 @@ describe('PDBs indexed by namespace', () => {
           cache.deletePdb(key, String(i))
         }
       }
-      const pods = podSpecs.map((p, i) => aPod({ namespace: p.namespace, name: `pod-${i}`, labels: { app: p.app } }))
+      const pods = podSpecs.map((p, i) =>
+        aPod({
+          namespace: p.namespace,
+          name: `pod-${i}`,
+          labels: { app: p.app, ...(p.front ? { tier: 'front' } : {}) },
+        }),
+      )
       const want = [...model.values()]
         .filter((d) =>
           pods.some(
