@@ -1,10 +1,12 @@
 /**
  * Trigger: `npm run build` (and `npm run package`). Job: bundles each Lambda function's
  * `functions/<fn>/handler.ts` with esbuild into `dist/<fn>/index.mjs` (ESM, node22, AWS SDK external),
- * refusing bundles that pull a forbidden package. Output: the bundles and a size table on stdout.
+ * refusing bundles that pull a forbidden package, and the in-cluster watcher's `functions/watcher/main.ts`
+ * into `dist/watcher/index.mjs` (self-contained: its image has no node_modules).
+ * Output: the bundles and a size table on stdout.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { dirname, join, relative } from 'node:path'
+import { readFileSync, rmSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { Command } from 'commander'
@@ -24,7 +26,13 @@ export type LambdaFunction = keyof typeof LAMBDA_FUNCTIONS
 // ESM bundles of CommonJS dependencies still call require(); give them one.
 const BANNER = "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);"
 
-export type BundleReport = { fn: LambdaFunction; bytes: number; gzipBytes: number; ms: number; largest: string[] }
+export type BundleReport = {
+  fn: LambdaFunction | 'watcher'
+  bytes: number
+  gzipBytes: number
+  ms: number
+  largest: string[]
+}
 
 /** bundleFunction bundles one handler and fails if its metafile shows a forbidden package. */
 export async function bundleFunction(fn: LambdaFunction, root = ROOT): Promise<BundleReport> {
@@ -64,6 +72,35 @@ export async function bundleFunction(fn: LambdaFunction, root = ROOT): Promise<B
   }
 }
 
+/**
+ * bundleWatcher bundles the watcher shim for its container image: one self-contained ESM file (the
+ * AWS SDK included, as the image has no node_modules), run by plain node without tsx.
+ */
+export async function bundleWatcher(outfile = join(ROOT, 'dist', 'watcher', 'index.mjs')): Promise<BundleReport> {
+  const started = performance.now()
+  const result = await build({
+    entryPoints: [join(ROOT, 'functions', 'watcher', 'main.ts')],
+    outfile,
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    banner: { js: BANNER },
+    metafile: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  })
+  const output = Object.values(result.metafile.outputs)[0]
+  return {
+    fn: 'watcher',
+    bytes: output?.bytes ?? 0,
+    gzipBytes: gzipSync(readFileSync(outfile)).length,
+    ms: Math.round(performance.now() - started),
+    largest: largestPackages(result.metafile, 3),
+  }
+}
+
 /** largestPackages names the packages (or `src`) contributing most bytes to a bundle. */
 function largestPackages(metafile: Metafile, count: number): string[] {
   const byPackage = new Map<string, number>()
@@ -82,47 +119,30 @@ function largestPackages(metafile: Metafile, count: number): string[] {
 
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`
 
-/** writePlaceholder writes a bundle that fails every invocation, so a function not yet written still packages. */
-function writePlaceholder(fn: LambdaFunction, root = ROOT): void {
-  const outfile = join(root, 'dist', fn, 'index.mjs')
-  mkdirSync(dirname(outfile), { recursive: true })
-  const message = `nodewarden: functions/${fn}/handler.ts was not built (it did not exist at build time)`
-  writeFileSync(outfile, `export const handler = async () => { throw new Error(${JSON.stringify(message)}) }\n`)
-}
-
 async function main(): Promise<void> {
   const options = new Command('build')
-    .description('Bundle the Lambda functions into dist/<fn>/index.mjs with esbuild.')
-    .option('--only <names>', 'comma-separated functions to build (default: all)')
-    .option('--require-all', 'fail when a function has no handler.ts instead of packaging a placeholder')
+    .description('Bundle the Lambda functions into dist/<fn>/index.mjs and the watcher into dist/watcher/index.mjs.')
+    .option(
+      '--only <names>',
+      `comma-separated bundles to build: ${[...Object.keys(LAMBDA_FUNCTIONS), 'watcher']} (default: all)`,
+    )
     .parse()
-    .opts<{ only?: string; requireAll?: boolean }>()
-  const names = (Object.keys(LAMBDA_FUNCTIONS) as LambdaFunction[]).filter(
-    (fn) => !options.only || options.only.split(',').includes(fn),
-  )
+    .opts<{ only?: string }>()
+  const wanted = (name: string) => !options.only || options.only.split(',').includes(name)
+  const jobs: Array<() => Promise<BundleReport>> = (Object.keys(LAMBDA_FUNCTIONS) as LambdaFunction[])
+    .filter(wanted)
+    .map((fn) => () => bundleFunction(fn))
+  if (wanted('watcher')) jobs.push(() => bundleWatcher())
   rmSync(join(ROOT, 'dist'), { recursive: true, force: true })
   let failed = false
-  for (const fn of names) {
-    const entry = join(ROOT, 'functions', fn, 'handler.ts')
-    if (!existsSync(entry)) {
-      if (options.requireAll) {
-        process.stderr.write(`build: ${relative(ROOT, entry)} does not exist\n`)
-        failed = true
-        continue
-      }
-      writePlaceholder(fn)
-      process.stdout.write(
-        `${fn.padEnd(7)} skipped: ${relative(ROOT, entry)} does not exist yet (placeholder bundle)\n`,
-      )
-      continue
-    }
+  for (const job of jobs) {
     try {
-      const r = await bundleFunction(fn)
+      const r = await job()
       process.stdout.write(
-        `${fn.padEnd(7)} dist/${fn}/index.mjs ${kib(r.bytes).padStart(10)} (${kib(r.gzipBytes)} gz) in ${r.ms} ms; largest: ${r.largest.join(', ')}\n`,
+        `${r.fn.padEnd(7)} dist/${r.fn}/index.mjs ${kib(r.bytes).padStart(10)} (${kib(r.gzipBytes)} gz) in ${r.ms} ms; largest: ${r.largest.join(', ')}\n`,
       )
     } catch (err) {
-      process.stderr.write(`build: ${fn}: ${(err as Error).message}\n`)
+      process.stderr.write(`build: ${(err as Error).message}\n`)
       failed = true
     }
   }

@@ -1,9 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Emulator } from '../../../functions/cluster/emulator.ts'
 import type { EmbeddedSqs } from '../../../functions/local/embedded-sqs.ts'
 import { startWatcher, type Watcher } from '../../../functions/watcher/watcher.ts'
+import { bundleWatcher } from '../../../infra/build.ts'
 import { QueueReader, seedNodes, startPeers } from './harness.ts'
 
 /** Short lease so the takeover is observable in a test; the ratio mirrors the 15 s / 10 s / 2 s defaults. */
@@ -14,6 +17,8 @@ let emu: Emulator
 let sqs: EmbeddedSqs
 let close: () => Promise<void>
 let queue: QueueReader
+let bundleDir: string
+let bundle: string
 const started: Watcher[] = []
 const children: ChildProcess[] = []
 
@@ -21,26 +26,25 @@ type Lease = { spec: { holderIdentity?: string; leaseTransitions?: number; renew
 const holder = () =>
   (emu.store.get('leases', 'nodewarden', 'nodewarden-watcher') as Lease | undefined)?.spec.holderIdentity
 
-/** startChild runs the real main.ts as another replica (so the test can SIGKILL it like a dead pod). */
+/**
+ * startChild runs another replica as the container image does: the `npm run build` bundle of
+ * main.ts on plain node, no tsx, no node_modules beside it (so the test can SIGKILL it like a dead pod).
+ */
 function startChild(identity: string): ChildProcess {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(import.meta.dirname, '../../../functions/watcher/main.ts')],
-    {
-      env: {
-        ...process.env,
-        ...LEASE,
-        KUBECONFIG: emu.writeKubeconfig(),
-        EVENTS_QUEUE_URL: sqs.queueUrls.events,
-        SQS_ENDPOINT: sqs.endpoint,
-        AWS_REGION: sqs.region,
-        POD_NAME: identity,
-        HTTP_PORT: '0',
-        LOG_LEVEL: 'WARN',
-      },
-      stdio: 'ignore',
+  const child = spawn(process.execPath, [bundle], {
+    env: {
+      ...process.env,
+      ...LEASE,
+      KUBECONFIG: emu.writeKubeconfig(),
+      EVENTS_QUEUE_URL: sqs.queueUrls.events,
+      SQS_ENDPOINT: sqs.endpoint,
+      AWS_REGION: sqs.region,
+      POD_NAME: identity,
+      HTTP_PORT: '0',
+      LOG_LEVEL: 'WARN',
     },
-  )
+    stdio: 'ignore',
+  })
   children.push(child)
   return child
 }
@@ -69,6 +73,9 @@ async function waitFor(what: string, predicate: () => boolean, timeoutMs = 20_00
 }
 
 beforeAll(async () => {
+  bundleDir = mkdtempSync(join(tmpdir(), 'nodewarden-watcher-image-'))
+  bundle = join(bundleDir, 'index.mjs')
+  await bundleWatcher(bundle)
   ;({ emu, sqs, close } = await startPeers())
   seedNodes(emu, 2)
   queue = new QueueReader(sqs)
@@ -78,6 +85,7 @@ afterAll(async () => {
   for (const c of children) c.kill('SIGKILL')
   await Promise.all(started.map((w) => w.stop()))
   await close?.()
+  rmSync(bundleDir, { recursive: true, force: true })
 })
 
 describe('two watchers on one Lease', () => {
