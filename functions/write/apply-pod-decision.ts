@@ -96,6 +96,9 @@ async function act(decision: PodDecision, pod: LivePod, deps: WriteDeps): Promis
           severity: 'critical',
         }
       case 'blocked':
+        if (decision.onDeadline === 'delete' && pastDeadline(decision, deps.now())) {
+          return forceDelete(decision, pod, result.failure, deps)
+        }
         return pdbBlocked(decision, result.failure, deps)
     }
   }
@@ -122,13 +125,39 @@ function fromWrite(result: WriteResult, reason: string, ref: string, dryRun: boo
   }
 }
 
+/** pastDeadline: a drain eviction whose deadline has come. */
+function pastDeadline(decision: PodDecision, now: Date): boolean {
+  return (
+    decision.action === 'evict' && decision.deadline !== undefined && Date.parse(decision.deadline) <= now.getTime()
+  )
+}
+
+/**
+ * forceDelete deletes a pod a PDB still protects past its drain deadline, with the pod's uid as a
+ * precondition and the drain's grace period: only for decisions whose policy said `onDeadline: delete`.
+ */
+async function forceDelete(
+  decision: Extract<PodDecision, { action: 'evict' }>,
+  pod: LivePod,
+  failure: ApiFailure,
+  deps: WriteDeps,
+): Promise<Outcome | 'conflict'> {
+  const ref = `${pod.metadata.namespace}/${pod.metadata.name}`
+  const reason = `pod ${ref} deleted: drain deadline ${decision.deadline} passed and onDeadline is delete, bypassing ${failureText(failure)}`
+  const outcome = fromWrite(
+    await deps.cluster.deletePod(pod, deps.dryRun, decision.gracePeriodSeconds),
+    reason,
+    ref,
+    deps.dryRun,
+  )
+  return outcome === 'conflict' ? outcome : { ...outcome, severity: 'warning' }
+}
+
 function pdbBlocked(decision: PodDecision, failure: ApiFailure, deps: WriteDeps): Outcome {
   const reason = failureText(failure)
-  const now = deps.now().getTime()
-  const pastDeadline =
-    decision.action === 'evict' && decision.deadline !== undefined && Date.parse(decision.deadline) <= now
-  if (pastDeadline || decision.attempt + 1 >= deps.maxBlockedAttempts) {
-    const why = pastDeadline
+  const deadlinePassed = pastDeadline(decision, deps.now())
+  if (deadlinePassed || decision.attempt + 1 >= deps.maxBlockedAttempts) {
+    const why = deadlinePassed
       ? `drain deadline ${(decision as { deadline?: string }).deadline} passed`
       : `${decision.attempt + 1} attempts`
     return {

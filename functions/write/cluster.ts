@@ -53,7 +53,7 @@ export type Cluster = {
   annotateNode: (node: LiveNode, annotations: Record<string, string | null>, dryRun: boolean) => Promise<WriteResult>
   evictPod: (pod: LivePod, options: { gracePeriodSeconds?: number; dryRun: boolean }) => Promise<EvictResult>
   addPodTolerations: (pod: LivePod, tolerations: Toleration[], dryRun: boolean) => Promise<WriteResult>
-  deletePod: (pod: LivePod, dryRun: boolean) => Promise<WriteResult>
+  deletePod: (pod: LivePod, dryRun: boolean, gracePeriodSeconds?: number) => Promise<WriteResult>
   recordEvent: (event: EventSpec, now: Date) => Promise<void>
   readLedger: () => Promise<StoredLedger>
   writeLedger: (ledger: Ledger, resourceVersion: string, dryRun: boolean) => Promise<'written' | 'conflict'>
@@ -163,13 +163,17 @@ export function makeCluster(options: ClusterOptions): Cluster {
           ),
         ),
       ),
-    deletePod: (pod, dryRun) =>
+    deletePod: (pod, dryRun, gracePeriodSeconds) =>
       call(`delete pod ${pod.metadata.namespace}/${pod.metadata.name}`, () =>
         written(
           core.deleteNamespacedPod({
             name: pod.metadata.name,
             namespace: pod.metadata.namespace,
-            body: { preconditions: { uid: pod.metadata.uid }, ...(dryRun ? { dryRun: ['All'] } : {}) },
+            body: {
+              preconditions: { uid: pod.metadata.uid },
+              ...(gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds }),
+              ...(dryRun ? { dryRun: ['All'] } : {}),
+            },
             ...dry(dryRun),
           }),
         ),

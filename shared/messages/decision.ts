@@ -74,6 +74,11 @@ export const DecisionSchema = z.discriminatedUnion('action', [
     gracePeriodSeconds: z.number().int().nonnegative().optional(),
     /** For drains: when a PDB still blocks at this time, alert (never force by default). */
     deadline: TimestampSchema.optional(),
+    /**
+     * What the writer does when a PDB still blocks past `deadline`: `alert` (absent means alert) or
+     * `delete` the pod, bypassing the PDB as `kubectl drain --disable-eviction` does (policy opt-in).
+     */
+    onDeadline: z.enum(['alert', 'delete']).optional(),
   }),
   z.object({
     ...common,

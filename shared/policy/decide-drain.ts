@@ -65,6 +65,8 @@ export function decideDrain(
       target: podTarget(c.pod, node.name),
       deadline,
       ...(grace === undefined ? {} : { gracePeriodSeconds: grace }),
+      // Only the opt-in is carried, so default decisions (and their ids) stay as they were.
+      ...(policy.drain.onDeadline === 'delete' ? { onDeadline: 'delete' as const } : {}),
     }
     return makeDecision(
       body,

@@ -11,7 +11,7 @@ type Common = Pick<Decision, 'ruleId' | 'reason' | 'evidence' | 'preconditions' 
 type Body =
   | Pick<Extract<Decision, { action: 'taint' }>, 'action' | 'target' | 'taint'>
   | Pick<Extract<Decision, { action: 'untaint' }>, 'action' | 'target' | 'taint'>
-  | Pick<Extract<Decision, { action: 'evict' }>, 'action' | 'target' | 'gracePeriodSeconds' | 'deadline'>
+  | Pick<Extract<Decision, { action: 'evict' }>, 'action' | 'target' | 'gracePeriodSeconds' | 'deadline' | 'onDeadline'>
   | Pick<Extract<Decision, { action: 'backfillTolerations' }>, 'action' | 'target' | 'tolerations'>
   | Pick<Extract<Decision, { action: 'deleteEvictedPod' }>, 'action' | 'target'>
 

@@ -92,14 +92,14 @@ export class FakeCluster implements Cluster {
     }
     return { kind: 'written' }
   }
-  deletePod: Cluster['deletePod'] = async (pod, dryRun): Promise<WriteResult> => {
+  deletePod: Cluster['deletePod'] = async (pod, dryRun, gracePeriodSeconds): Promise<WriteResult> => {
     const key = `${pod.metadata.namespace}/${pod.metadata.name}`
     const stored = this.pods.get(key)
     if (!stored) return { kind: 'gone' }
     if (stored.metadata.uid !== pod.metadata.uid) return { kind: 'conflict' }
     if (!dryRun) {
       this.pods.delete(key)
-      this.effects.push(`delete ${key}`)
+      this.effects.push(`delete ${key}${gracePeriodSeconds === undefined ? '' : ` grace ${gracePeriodSeconds}`}`)
     }
     return { kind: 'written' }
   }

@@ -266,6 +266,34 @@ describe('handleDecision: pod actions', () => {
     expect(cluster.pods.has('default/web-1')).toBe(true)
   })
 
+  it('deletes the pod a PDB still blocks past the deadline when the drain says onDeadline: delete', async () => {
+    const cluster = new FakeCluster([aNodeObject()], [aPodObject()])
+    cluster.evictions = [pdbBlock]
+    const { deps, requeued, alerts } = setup(cluster)
+    const decision = anEvictDecision({ deadline: '2026-11-22T09:59:00Z', onDeadline: 'delete', gracePeriodSeconds: 30 })
+    const outcome = await handleDecision(decision, deps)
+    expect(outcome).toMatchObject({ status: 'applied', code: 'applied', severity: 'warning' })
+    expect(outcome.reason).toContain('onDeadline is delete, bypassing')
+    expect(outcome.reason).toContain('needs 2 healthy pods')
+    expect(cluster.pods.has('default/web-1')).toBe(false)
+    expect(cluster.effects).toEqual(['delete default/web-1 grace 30', 'event NodewardenEvicted web-1'])
+    expect(requeued).toEqual([])
+    expect(alerts).toMatchObject([{ kind: 'ActionOutcome', severity: 'warning' }])
+  })
+
+  it('keeps retrying a PDB block before the deadline even when onDeadline is delete', async () => {
+    const cluster = new FakeCluster([aNodeObject()], [aPodObject()])
+    cluster.evictions = [pdbBlock]
+    const { deps, requeued } = setup(cluster)
+    const outcome = await handleDecision(
+      anEvictDecision({ deadline: '2026-11-22T10:30:00Z', onDeadline: 'delete' }),
+      deps,
+    )
+    expect(outcome).toMatchObject({ status: 'blocked', code: 'pdb' })
+    expect(requeued.map((r) => r.delaySeconds)).toEqual([10])
+    expect(cluster.pods.has('default/web-1')).toBe(true)
+  })
+
   it('alerts critically and does not retry when several PDBs match (500)', async () => {
     const cluster = new FakeCluster([aNodeObject()], [aPodObject()])
     cluster.evictions = [

@@ -75,6 +75,23 @@ describe('writer adapters against the Kubernetes API emulator', () => {
     expect(result).toMatchObject({ kind: 'blocked', failure: { code: 429 } })
   })
 
+  it('deletes a pod with its uid precondition and the given grace period, which no PDB holds', async () => {
+    emulator.store.create({
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } } },
+    })
+    emulator.tick()
+    const pod = (await cluster.readPod('default', 'web-0-0'))!
+    const stale = { ...pod, metadata: { ...pod.metadata, uid: 'uid-old' } }
+    expect(await cluster.deletePod(stale, false, 30)).toMatchObject({ kind: 'conflict' })
+    expect(await cluster.deletePod(pod, false, 30)).toEqual({ kind: 'written' })
+    const after = emulator.store.get('pods', 'default', 'web-0-0')
+    expect(after?.metadata.deletionTimestamp).toBeDefined()
+    expect(after?.metadata.deletionGracePeriodSeconds).toBe(30)
+  })
+
   it('reports several matching PDBs (500) apart from other failures', async () => {
     for (const name of ['web', 'web-too'])
       emulator.store.create({

@@ -83,6 +83,22 @@ describe('decide: drains', () => {
     expect(skipped).toEqual(['pod/default/ds', 'pod/default/mirror', 'pod/default/done', 'pod/default/critical'])
   })
 
+  it('carries onDeadline: delete on each drain eviction only when the policy opts in', () => {
+    const byDefault = decide(drainingView([zone(9, 1)]), defaultPolicy(), NOW).decisions.filter(
+      (d) => d.action === 'evict',
+    )
+    expect(byDefault.every((d) => d.action === 'evict' && d.onDeadline === undefined)).toBe(true)
+    const policy = defaultPolicy()
+    const forcing = { ...policy, drain: { ...policy.drain, onDeadline: 'delete' as const } }
+    const evicts = decide(drainingView([zone(9, 1)]), forcing, NOW).decisions.filter((d) => d.action === 'evict')
+    expect(evicts).toHaveLength(byDefault.length)
+    for (const d of evicts) {
+      expect(d.action === 'evict' && d.onDeadline).toBe('delete')
+      expect(d.reason).toContain('delete the pod')
+      expect(DecisionSchema.parse(d)).toEqual(d)
+    }
+  })
+
   it('waits for the taint before draining', () => {
     const view = aNodeView({ node: aNode({ conditions: [ready, kd('True', '2026-11-22T10:00:00Z')] }), pods: [aPod()] })
     const r = decide(view, defaultPolicy(), NOW)
