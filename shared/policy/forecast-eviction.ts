@@ -1,12 +1,14 @@
 import type { SlimPod, Taint } from '../messages/index.ts'
-import { getMatchingTolerations, getMinTolerationTime } from './tolerations.ts'
+import { getMatchingTolerations, getMinTolerationTime, toleratesTaint } from './tolerations.ts'
 
 /**
  * When will the control plane's taint-eviction controller delete this pod? As `processPodOnNode`
  * (pkg/controller/tainteviction/taint_eviction.go): an untolerated NoExecute taint → now; all
  * tolerated forever → never; else the minimum `tolerationSeconds` after the controller first
- * processed the pod against the taints. That moment is not observable, so it is estimated as the
- * later of the earliest taint's `timeAdded` and the pod's arrival (startTime, else creation).
+ * processed the pod against the taints with a finite minimum. That moment is not observable, so it
+ * is estimated as the later of the pod's arrival (startTime, else creation) and the earliest
+ * `timeAdded` among the taints the pod tolerates only for a time: while every taint is tolerated
+ * forever the controller sets no timer, so a forever-tolerated taint starts no countdown.
  */
 
 export type EvictionForecast = {
@@ -27,8 +29,9 @@ type Arrival = Pick<SlimPod, 'tolerations' | 'startTime' | 'creationTimestamp'>
 /** ForecastContext: what every pod of one node shares, computed once (taints, their text, the clock). */
 export type ForecastContext = {
   noExecute: Taint[]
+  /** Each NoExecute taint's `timeAdded` in ms (NaN when absent), in `noExecute` order. */
+  addedMs: number[]
   all: string
-  taintMs: number | undefined
   now: Date
   nowIso: string
   iso: Map<number, string>
@@ -44,9 +47,8 @@ const NEVER_NO_TAINTS: EvictionForecast = Object.freeze({
 /** forecastContext prepares the per-node part of the forecast. */
 export function forecastContext(taints: readonly Taint[], now: Date): ForecastContext {
   const noExecute = taints.filter((t) => t.effect === 'NoExecute')
-  const added = noExecute.map((t) => (t.timeAdded ? Date.parse(t.timeAdded) : Number.NaN)).filter(Number.isFinite)
-  const taintMs = added.length > 0 ? Math.min(...added) : undefined
-  return { noExecute, all: noExecute.map(describe).join(', '), taintMs, now, nowIso: now.toISOString(), iso: new Map() }
+  const addedMs = noExecute.map((t) => (t.timeAdded ? Date.parse(t.timeAdded) : Number.NaN))
+  return { noExecute, addedMs, all: noExecute.map(describe).join(', '), now, nowIso: now.toISOString(), iso: new Map() }
 }
 
 /** forecastEviction predicts the pod's NoExecute eviction on a node carrying `taints` (any effects). */
@@ -93,8 +95,22 @@ function isoOf(ctx: ForecastContext, ms: number): string {
   return iso
 }
 
+/** firstTimedTaintMs: the earliest `timeAdded` among taints some toleration with `tolerationSeconds` matches. */
+function firstTimedTaintMs(pod: Arrival, ctx: ForecastContext): number | undefined {
+  let first: number | undefined
+  ctx.noExecute.forEach((taint, i) => {
+    const ms = ctx.addedMs[i] ?? Number.NaN
+    if (Number.isNaN(ms) || (first !== undefined && ms >= first)) return
+    const timed = pod.tolerations.some(
+      (t) => t.tolerationSeconds !== undefined && t.tolerationSeconds !== null && toleratesTaint(t, taint),
+    )
+    if (timed) first = ms
+  })
+  return first
+}
+
 function countdownStart(pod: Arrival, ctx: ForecastContext): { ms: number; from: string } {
-  const { taintMs } = ctx
+  const taintMs = firstTimedTaintMs(pod, ctx)
   const arrival = pod.startTime ?? pod.creationTimestamp
   const arrivalMs = arrival ? Date.parse(arrival) : undefined
   if (taintMs === undefined && arrivalMs === undefined)

@@ -9,6 +9,7 @@ const unreachable = (timeAdded?: string): Taint => ({
   effect: 'NoExecute',
   ...(timeAdded ? { timeAdded } : {}),
 })
+const dedicated = (timeAdded: string): Taint => ({ key: 'dedicated', value: 'gpu', effect: 'NoExecute', timeAdded })
 const custom: Taint = { key: 'nodewarden.io/x', value: 'y', effect: 'NoExecute', timeAdded: '2026-11-22T10:09:00Z' }
 
 // processPodOnNode (pkg/controller/tainteviction) as a forecast; UPSTREAM.md §2.3.
@@ -98,6 +99,34 @@ describe('forecastEviction', () => {
       outcome: 'at',
       evictAt: '2026-11-22T10:11:00.000Z',
       reason: 'for 120s',
+    },
+    {
+      name: 'a taint tolerated forever starts no countdown: it runs from the first taint tolerated for a time',
+      pod: aPod({
+        startTime: '2026-11-22T08:00:00Z',
+        tolerations: [
+          { key: 'dedicated', operator: 'Exists', effect: 'NoExecute' },
+          { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+        ],
+      }),
+      taints: [dedicated('2026-11-22T09:00:00Z'), unreachable('2026-11-22T10:09:00Z')],
+      outcome: 'at',
+      evictAt: '2026-11-22T10:14:00.000Z',
+      reason: 'taint timeAdded',
+    },
+    {
+      name: 'a toleration with seconds that also matches the older taint starts the countdown there',
+      pod: aPod({
+        startTime: '2026-11-22T08:00:00Z',
+        tolerations: [
+          { key: 'dedicated', operator: 'Exists', effect: 'NoExecute' },
+          { operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 900 },
+        ],
+      }),
+      taints: [dedicated('2026-11-22T10:00:00Z'), unreachable('2026-11-22T10:09:00Z')],
+      outcome: 'at',
+      evictAt: '2026-11-22T10:15:00.000Z',
+      reason: 'for 900s',
     },
     {
       name: 'no timeAdded and no pod times: counted from now',
