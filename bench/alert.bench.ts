@@ -54,7 +54,7 @@ export async function run(): Promise<Record<string, unknown>> {
   const egress = EgressPolicySchema.parse({ allowHttp: true, allowCidrs: ['127.0.0.1/32'] })
   const makeDeps = (record: boolean): AlertDeps => ({
     subscriptions,
-    recordNotice: record ? createRecordNotice(kube) : async () => {},
+    recordNotice: record ? createRecordNotice(kube) : async () => 'recorded' as const,
     signingKey: subscriptions.signingKey,
     postWebhook: createPostWebhook({ egress, now }),
     enqueue: async () => undefined,

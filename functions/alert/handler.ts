@@ -101,7 +101,7 @@ export function createAlertHandler(deps: AlertDeps): SqsHandler {
     queue: 'alerts',
     type: 'io.nodewarden.alert.v1',
     log: deps.log,
-    handle: (envelope, record) => handleAlertMessage(envelope, record.body, deps),
+    handle: (envelope, record) => handleAlertMessage(envelope, record.body, deps, record.messageId),
   })
 }
 

@@ -16,8 +16,13 @@ export class SigningKeyError extends Error {
 export type InvalidSubscription = { name: string; problems: string[] }
 
 export type SubscriptionSource = {
-  /** Every valid subscription of the namespace; invalid objects are reported, not thrown. */
-  list: () => Promise<{ subscriptions: AlertSubscription[]; invalid: InvalidSubscription[] }>
+  /**
+   * Every valid subscription of the namespace; invalid objects are reported, not thrown. `fresh`
+   * reads past the cache (and refreshes it), e.g. after a claim found the cached copy outdated.
+   */
+  list: (options?: {
+    fresh?: boolean
+  }) => Promise<{ subscriptions: AlertSubscription[]; invalid: InvalidSubscription[] }>
   get: (name: string) => Promise<AlertSubscription | undefined>
   /** The signing key a subscription's secretRef names; throws SigningKeyError when absent. */
   signingKey: (subscription: AlertSubscription) => Promise<string>
@@ -64,8 +69,8 @@ export function createSubscriptionSource(options: SubscriptionSourceOptions): Su
     return { subscriptions, invalid }
   }
 
-  const list = () => {
-    if (listed && fresh(listed.at)) return listed.value
+  const list = (options: { fresh?: boolean } = {}) => {
+    if (listed && fresh(listed.at) && !options.fresh) return listed.value
     const entry = { at: now().getTime(), value: load() }
     listed = entry
     entry.value.catch(() => {

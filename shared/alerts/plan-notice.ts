@@ -11,36 +11,59 @@ import type { AlertSubscription, Notice } from './subscription.ts'
  *   for the alert's zone: the zone alert speaks for the whole zone;
  * - a resolved alert goes only to subscriptions whose record shows they received the firing
  *   notice, and only if they want resolved notices; either way the record is then cleared.
- * The record is the subscription's `status.notified`, written by the alert function after a 2xx.
+ * The record is the subscription's `status.notified`. Fan-out claims it (a `pending` notice, written
+ * under the subscription's resourceVersion) before it enqueues a delivery, so copies of one alert
+ * that arrive while the first notice is still on its way are skipped; the delivery then replaces
+ * the claim with the notice received (or `failed`, when dead-lettered).
  */
 export type NoticePlan =
   | { send: true; deliveryId: string; reason: string }
   | { send: false; reason: string; clearRecord: boolean }
 
-/** planNotice decides whether `subscription` hears `alert` at `now`, and under which delivery id. */
-export function planNotice(alert: Alert, subscription: AlertSubscription, now: Date): NoticePlan {
+/**
+ * planNotice decides whether `subscription` hears `alert` at `now`, and under which delivery id.
+ * `claimant` is the alerts-queue message planning it: a claim it made itself (SQS redelivered the
+ * message after it claimed, before its delivery was enqueued) is planned again, not skipped.
+ */
+export function planNotice(alert: Alert, subscription: AlertSubscription, now: Date, claimant?: string): NoticePlan {
   const filters = matchFilters(alert, subscription.spec.filters)
   if (!filters.match) return skip(filters.reason)
   const notified = subscription.status.notified
   const record = notified[alert.id]
   if (alert.status === 'resolved') {
-    if (!record || record.failed) return skip('never received the firing notice', record !== undefined)
+    if (!record || record.failed || record.pending !== undefined)
+      return skip('never received the firing notice', record !== undefined)
     if (!subscription.spec.sendResolved) return skip('sendResolved is false', true)
     return { send: true, deliveryId: `${alert.id}:resolved`, reason: `firing notice received at ${record.at}` }
   }
   const brake = zoneBrakeFor(alert, notified)
   if (brake) return skip(`folded into zone alert ${brake} while the zone brake holds`)
   const repeatMs = parseDuration(subscription.spec.repeatInterval) ?? 0
+  if (record?.pending !== undefined && record.pending === claimant)
+    return {
+      send: true,
+      deliveryId: `${alert.id}:firing:${windowStart(new Date(record.at), repeatMs)}`,
+      reason: 'claimed by this message before it was redelivered',
+    }
   const sinceMs = record ? now.getTime() - Date.parse(record.at) : Number.POSITIVE_INFINITY
-  if (sinceMs < repeatMs) return skip(`notified at ${record?.at}; repeats after ${subscription.spec.repeatInterval}`)
-  // The repeat window on the clock, not on startsAt (producers may restamp startsAt on every resync):
-  // duplicates within one window share the key; a repeat, ≥ one interval later, always gets a new one.
-  const windowStart = new Date(Math.floor(now.getTime() / repeatMs) * repeatMs).toISOString()
+  if (sinceMs < repeatMs) {
+    const what = record?.pending === undefined ? 'notified at' : 'notice under way since'
+    return skip(`${what} ${record?.at}; repeats after ${subscription.spec.repeatInterval}`)
+  }
   return {
     send: true,
-    deliveryId: `${alert.id}:firing:${windowStart}`,
+    deliveryId: `${alert.id}:firing:${windowStart(now, repeatMs)}`,
     reason: record ? `repeat after ${subscription.spec.repeatInterval}` : 'first notice',
   }
+}
+
+/**
+ * windowStart is the repeat window on the clock, not on startsAt (producers may restamp startsAt on
+ * every resync): duplicates within one window share the key; a repeat, ≥ one interval later, always
+ * gets a new one.
+ */
+function windowStart(at: Date, repeatMs: number): string {
+  return new Date(Math.floor(at.getTime() / repeatMs) * repeatMs).toISOString()
 }
 
 /** zoneBrakeFor returns the id of a firing ZoneBrake notice covering a node or pod alert's zone. */
@@ -60,6 +83,11 @@ export function toNotice(alert: Alert, now: Date, failed = false): Notice {
     ...(zone === undefined ? {} : { zone }),
     ...(failed ? { failed } : {}),
   }
+}
+
+/** toClaim is the record fan-out writes before enqueuing a firing delivery: `claimant` is its SQS message id. */
+export function toClaim(alert: Alert, now: Date, claimant: string): Notice {
+  return { ...toNotice(alert, now), pending: claimant }
 }
 
 function skip(reason: string, clearRecord = false): NoticePlan {

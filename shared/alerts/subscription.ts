@@ -63,6 +63,12 @@ export const NoticeSchema = z.object({
   zone: z.string().optional(),
   /** The notice was dead-lettered, not received: it still paces repeats, but earns no resolved notice. */
   failed: z.boolean().optional(),
+  /**
+   * Claimed, not yet delivered: the SQS message id of the alerts-queue message whose fan-out
+   * enqueued the delivery. It paces repeats (copies arriving meanwhile are skipped), but earns no
+   * resolved notice; the delivery replaces it with the notice received.
+   */
+  pending: z.string().min(1).optional(),
 })
 export type Notice = z.infer<typeof NoticeSchema>
 

@@ -147,6 +147,61 @@ describe('webhook delivery over real HTTP', () => {
     ])
   })
 
+  it('sends an alert re-emitted before its first notice is recorded once, in one batch or the next', async () => {
+    // The writer re-sends a redelivered decision's ActionOutcome under the same id (only the text
+    // differs): copies reach the alerts queue before the first notice has been delivered and recorded.
+    const r = await subscribe('copies', () => 200)
+    const h = createHarness(cluster.kube, { start: T0 })
+    h.publish(anAlert({ summary: 'KernelDeadlock=True for 2s of 600s' }))
+    h.publish(anAlert({ summary: 'KernelDeadlock=True for 210s of 600s' }))
+    await h.handleDueNow() // two fan-outs of one id in one batch
+    h.publish(anAlert({ summary: 'KernelDeadlock=True for 510s of 600s' }))
+    await h.handleDueNow() // a third fan-out beside the first deliveries
+    await h.drain()
+    expect(r.hits.map((x) => x.headers['x-nodewarden-alert-id'])).toEqual(['alert-node-a-kernel'])
+    expect(Object.keys(await notified('copies'))).toEqual(['alert-node-a-kernel'])
+  })
+
+  it('does not pile up re-emitted copies while the first notice is still being retried', async () => {
+    const backAt = T0.getTime() + 10 * 60_000
+    let clock = () => T0.getTime()
+    const r = await subscribe('retrying', () => (clock() < backAt ? 503 : 200))
+    const h = createHarness(cluster.kube, { start: T0 })
+    clock = () => h.now().getTime()
+    for (let minute = 0; minute < 10; minute++) {
+      h.publish(anAlert({ startsAt: h.now().toISOString() })) // a resync every minute
+      h.advance(60_000)
+    }
+    await h.drain()
+    expect(r.hits.filter((x) => x.answered === 200)).toHaveLength(1)
+    expect(h.deadLetters).toEqual([])
+  })
+
+  it('still delivers an alert whose fan-out is redelivered after it claimed the notice', async () => {
+    const r = await subscribe('redelivered', () => 200)
+    const h = createHarness(cluster.kube, { start: T0 })
+    const enqueue = h.deps.enqueue
+    let failing = true
+    h.deps.enqueue = async (messages) => {
+      if (failing && messages.length > 0) {
+        failing = false
+        throw new Error('SQS unavailable')
+      }
+      await enqueue(messages)
+    }
+    h.publish(anAlert())
+    const message = { ...(h.queue[0] as (typeof h.queue)[number]) }
+    await expect(h.handleDueNow()).rejects.toThrow('SQS unavailable')
+    h.queue.push(message) // SQS redelivers the same message (same message id)
+    await h.drain()
+    expect(r.hits).toHaveLength(1)
+    expect((await notified('redelivered'))['alert-node-a-kernel']).toEqual({
+      at: expect.any(String),
+      kind: 'ConditionTainted',
+      zone: 'eu-west-1a',
+    })
+  })
+
   it('folds node alerts of a braked zone into the zone alert', async () => {
     const r = await subscribe('zones', () => 200)
     const h = createHarness(cluster.kube, { start: T0 })

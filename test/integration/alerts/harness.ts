@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { type AlertDeps, handleAlertMessage, type QueuedMessage } from '../../../functions/alert/handle-alert.ts'
 import type { KubeRest } from '../../../functions/alert/kube-rest.ts'
 import { createPostWebhook } from '../../../functions/alert/post-webhook.ts'
@@ -24,7 +25,8 @@ export function recordingLog(): { log: Log; lines: string[] } {
   }
 }
 
-type Due = { body: string; dueAt: number }
+/** A queued message; `messageId` is SQS's, stable across redeliveries of that message. */
+type Due = { body: string; dueAt: number; messageId: string }
 
 /**
  * A virtual-time alerts queue around the real alert flow: the receivers, the API server and the
@@ -51,7 +53,8 @@ export function createHarness(
       now,
     }),
     enqueue: async (messages: QueuedMessage[]) => {
-      for (const m of messages) queue.push({ body: m.body, dueAt: clock + (m.delaySeconds ?? 0) * 1000 })
+      for (const m of messages)
+        queue.push({ body: m.body, dueAt: clock + (m.delaySeconds ?? 0) * 1000, messageId: randomUUID() })
     },
     deadLetter: async (body) => {
       deadLetters.push(body)
@@ -62,7 +65,8 @@ export function createHarness(
     cluster: 'test',
     log,
   }
-  const handle = (body: string) => handleAlertMessage(parseEnvelope(body, 'io.nodewarden.alert.v1'), body, deps)
+  const handle = (m: Due) =>
+    handleAlertMessage(parseEnvelope(m.body, 'io.nodewarden.alert.v1'), m.body, deps, m.messageId)
   return {
     deps,
     queue,
@@ -77,7 +81,7 @@ export function createHarness(
       const body = serializeEnvelope(
         toEnvelope('io.nodewarden.alert.v1', alert, { source: 'nodewarden/decide', time: now() }),
       )
-      queue.push({ body, dueAt: clock })
+      queue.push({ body, dueAt: clock, messageId: randomUUID() })
     },
     /** drain handles due messages, jumping the clock to the next due one, until the queue is empty. */
     drain: async (maxSteps = 1000) => {
@@ -85,7 +89,7 @@ export function createHarness(
         queue.sort((a, b) => a.dueAt - b.dueAt)
         const next = queue.shift() as Due
         clock = Math.max(clock, next.dueAt)
-        await handle(next.body)
+        await handle(next)
       }
     },
     /** handleDueNow handles every message due now concurrently (like one Lambda batch). */
@@ -95,7 +99,7 @@ export function createHarness(
       return Promise.all(
         due.map(async (m) => {
           const started = performance.now()
-          await handle(m.body)
+          await handle(m)
           return { body: m.body, ms: performance.now() - started }
         }),
       )

@@ -144,6 +144,33 @@ describe('planNotice', () => {
     expect(planNotice(alert, sub, at(now))).toEqual(want)
   })
 
+  describe('with a claim (a notice under way)', () => {
+    const claimed = aSubscription({
+      notified: { 'alert-node-a-kernel': { at: '2026-11-22T10:01:00Z', kind: 'ConditionTainted', pending: 'msg-1' } },
+    })
+    it('skips a copy another message claimed inside the repeat interval', () => {
+      expect(planNotice(anAlert(), claimed, at('2026-11-22T10:01:01Z'), 'msg-2')).toEqual({
+        send: false,
+        reason: 'notice under way since 2026-11-22T10:01:00Z; repeats after 4h',
+        clearRecord: false,
+      })
+    })
+    it('plans its own claim again, under the claim’s delivery id, when SQS redelivers the message', () => {
+      expect(planNotice(anAlert(), claimed, at('2026-11-22T12:00:05Z'), 'msg-1')).toEqual({
+        send: true,
+        deliveryId: 'alert-node-a-kernel:firing:2026-11-22T08:00:00.000Z',
+        reason: 'claimed by this message before it was redelivered',
+      })
+    })
+    it('sends no resolved notice for a firing one still under way, and clears the claim', () => {
+      expect(planNotice(anAlert({ status: 'resolved' }), claimed, at('2026-11-22T10:02:00Z'), 'msg-3')).toEqual({
+        send: false,
+        reason: 'never received the firing notice',
+        clearRecord: true,
+      })
+    })
+  })
+
   it('records the zone of a zone alert so later node alerts of that zone fold', () => {
     expect(toNotice(zoneBrake, at(T0))).toEqual({
       at: '2026-11-22T10:00:00.000Z',
