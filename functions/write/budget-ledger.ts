@@ -1,5 +1,6 @@
 import * as z from 'zod'
 import type { BudgetClaim } from '../../shared/messages/index.ts'
+import { fractionLimit } from '../../shared/policy/zone-brake.ts'
 
 /**
  * Pure budget math over the ledger the writers share (stored in a ConfigMap, updated by CAS):
@@ -107,7 +108,7 @@ export function planClaim(stored: Ledger, request: ClaimRequest, limits: BudgetL
     }
   }
   const inZone = Object.values(ledger.affected).filter((a) => a.zone === request.zone).length
-  const cap = request.zoneNodes === undefined ? 1 : Math.max(1, Math.floor(limits.maxZoneFraction * request.zoneNodes))
+  const cap = request.zoneNodes === undefined ? 1 : fractionLimit(request.zoneNodes, limits.maxZoneFraction)
   if (inZone + 1 > cap)
     return {
       granted: false,

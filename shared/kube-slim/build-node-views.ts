@@ -1,6 +1,6 @@
 import type { NodeView, SlimNode, SlimPdb, SlimPod, ZoneSummary } from '../messages/index.ts'
 import { matchesLabelSelector } from '../policy/label-selector.ts'
-import { LABEL_EXCLUDE_DISRUPTION, NODEWARDEN_TAINT_PREFIX } from '../policy/well-known.ts'
+import { affectedByNodewarden, LABEL_EXCLUDE_DISRUPTION } from '../policy/well-known.ts'
 import { getZoneKey } from '../policy/zones.ts'
 import { arr, describeObject, obj, str } from './raw.ts'
 import { toSlimNode } from './to-slim-node.ts'
@@ -60,7 +60,7 @@ export function summarizeZones(nodes: readonly SlimNode[]): ZoneSummary[] {
     if (ready) z.ready++
     else z.notReady++
     z.total++
-    if (n.taints.some((t) => t.effect === 'NoExecute' && t.key.startsWith(NODEWARDEN_TAINT_PREFIX))) z.affected++
+    if (affectedByNodewarden(n.taints)) z.affected++
     zones.set(key, z)
   }
   return [...zones.values()].sort((a, b) => a.zone.localeCompare(b.zone))

@@ -24,6 +24,11 @@ export const ANNOTATION_PROTECT = 'nodewarden.io/protect'
 /** Taint keys nodewarden may write; it never touches any other key. */
 export const NODEWARDEN_TAINT_PREFIX = 'nodewarden.io/'
 
+/** affectedByNodewarden: the node carries a nodewarden NoExecute taint (what the zone fraction guard counts). */
+export function affectedByNodewarden(taints: readonly { key: string; effect: string }[]): boolean {
+  return taints.some((t) => t.effect === 'NoExecute' && t.key.startsWith(NODEWARDEN_TAINT_PREFIX))
+}
+
 /** pkg/apis/scheduling/types.go */
 export const HIGHEST_USER_DEFINABLE_PRIORITY = 1_000_000_000
 export const SYSTEM_CRITICAL_PRIORITY = 2 * HIGHEST_USER_DEFINABLE_PRIORITY

@@ -13,9 +13,13 @@ import { zoneDisplayName } from './zones.ts'
 export type BrakeCause = 'all-zones-down' | 'partial-disruption' | 'fraction-guard'
 export type Brake = { held: false; budget: BudgetClaim } | { held: true; cause: BrakeCause; reason: string }
 
-/** fractionLimit is the number of zone nodes nodewarden may affect at once (ceil, like percentage budgets). */
+/**
+ * fractionLimit is the number of zone nodes nodewarden may affect at once: the fraction rounded
+ * down (never above it), but at least one so a small zone can still be repaired. The writer's
+ * ledger enforces the same number.
+ */
 export function fractionLimit(total: number, maxZoneFraction: number): number {
-  return Math.ceil(total * maxZoneFraction)
+  return Math.max(1, Math.floor(total * maxZoneFraction))
 }
 
 /** decideBrake says whether a `kind` action may go ahead in this zone now, and with which budget claim. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { defaultPolicy } from '../../../shared/config/index.ts'
 import { AlertSchema, DecisionSchema, type NodeCondition, type ZoneSummary } from '../../../shared/messages/index.ts'
 import { decide } from '../../../shared/policy/decide.ts'
+import { fractionLimit } from '../../../shared/policy/zone-brake.ts'
 import { aNode, aNodeView, aPod } from '../../fixtures/builders.ts'
 
 const NOW = new Date('2026-11-22T10:30:00Z')
@@ -137,6 +138,18 @@ describe('decide: drains', () => {
     expect(crowded.verdicts.filter((v) => v.outcome === 'hold').map((v) => v.reason)).toEqual([
       expect.stringContaining('already has 2 of 10'),
     ])
+  })
+})
+
+describe('fractionLimit: the zone nodes nodewarden may affect at once (decide and the writer ledger share it)', () => {
+  it.each([
+    { total: 10, fraction: 0.2, limit: 2 },
+    { total: 7, fraction: 0.2, limit: 1 }, // 1.4 rounds down: two nodes would be 28 %
+    { total: 14, fraction: 0.2, limit: 2 },
+    { total: 3, fraction: 0.2, limit: 1 }, // a small zone can still have one node repaired
+    { total: 100, fraction: 0.05, limit: 5 },
+  ])('$total nodes at $fraction → $limit', ({ total, fraction, limit }) => {
+    expect(fractionLimit(total, fraction)).toBe(limit)
   })
 })
 

@@ -37,8 +37,8 @@ describe('NodeView assembly', () => {
     expect(view?.pods.map((p) => p.name)).toEqual(['db-1', 'web-1'])
     expect(view?.pdbs.map((p) => `${p.namespace}/${p.name}`)).toEqual(['default/web'])
     expect(view?.zones).toEqual([
-      { zone: 'r:\u0000:a', ready: 1, notReady: 1, total: 2 },
-      { zone: 'r:\u0000:b', ready: 1, notReady: 0, total: 1 },
+      { zone: 'r:\u0000:a', ready: 1, notReady: 1, total: 2, affected: 0 },
+      { zone: 'r:\u0000:b', ready: 1, notReady: 0, total: 1, affected: 0 },
     ])
     expect(view?.clusterSize).toBe(4)
     expect(view).toMatchObject({ cause: 'pod', observedAt: NOW.toISOString() })
@@ -71,11 +71,25 @@ describe('zone counts', () => {
 
   it('moves a node between ready and notReady and forgets empty zones', () => {
     const counts = new ZoneCounts()
-    counts.move(undefined, { zone: 'a', ready: true })
-    counts.move({ zone: 'a', ready: true }, { zone: 'a', ready: false })
-    expect(counts.summaries()).toEqual([{ zone: 'a', ready: 0, notReady: 1, total: 1 }])
-    counts.move({ zone: 'a', ready: false }, undefined)
+    counts.move(undefined, { zone: 'a', ready: true, affected: false })
+    counts.move({ zone: 'a', ready: true, affected: false }, { zone: 'a', ready: false, affected: false })
+    expect(counts.summaries()).toEqual([{ zone: 'a', ready: 0, notReady: 1, total: 1, affected: 0 }])
+    counts.move({ zone: 'a', ready: false, affected: false }, undefined)
     expect(counts.summaries()).toEqual([])
+  })
+
+  it('counts nodes carrying a nodewarden NoExecute taint as affected, for the fraction guard', () => {
+    const tainted = (effect: 'NoExecute' | 'NoSchedule', key = 'nodewarden.io/kernel-deadlock') =>
+      zoneMembershipOf(aNode({ labels: { 'topology.kubernetes.io/zone': 'a' }, taints: [{ key, effect }] }))
+    expect(tainted('NoExecute')?.affected).toBe(true)
+    expect(tainted('NoSchedule')?.affected).toBe(false)
+    expect(tainted('NoExecute', 'node.kubernetes.io/unreachable')?.affected).toBe(false)
+    const counts = new ZoneCounts()
+    counts.move(undefined, tainted('NoSchedule'))
+    counts.move(undefined, tainted('NoExecute'))
+    expect(counts.summaries()[0]).toMatchObject({ total: 2, affected: 1 })
+    counts.move(tainted('NoExecute'), tainted('NoSchedule'))
+    expect(counts.summaries()[0]).toMatchObject({ total: 2, affected: 0 })
   })
 })
 
