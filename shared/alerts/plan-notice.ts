@@ -7,8 +7,9 @@ import type { AlertSubscription, Notice } from './subscription.ts'
  * What the alert function does for one alert and one subscription. The rule against floods:
  * - a firing alert goes out unless this subscription was notified of it less than `repeatInterval`
  *   ago (resyncs repeat alerts; subscribers hear them once per interval);
- * - a per-node or per-pod alert is folded while this subscription holds a firing ZoneBrake notice
- *   for the alert's zone: the zone alert speaks for the whole zone;
+ * - a node's or pod's alert that decide marked `foldInto` (its zone's brake holds right now) is
+ *   folded when this subscription received that ZoneBrake alert: the zone alert speaks for the
+ *   whole zone, and only while decide still sees the brake;
  * - a resolved alert goes only to subscriptions whose record shows they received the firing
  *   notice, and only if they want resolved notices; either way the record is then cleared.
  * The record is the subscription's `status.notified`. Fan-out claims it (a `pending` notice, written
@@ -36,8 +37,9 @@ export function planNotice(alert: Alert, subscription: AlertSubscription, now: D
     if (!subscription.spec.sendResolved) return skip('sendResolved is false', true)
     return { send: true, deliveryId: `${alert.id}:resolved`, reason: `firing notice received at ${record.at}` }
   }
-  const brake = zoneBrakeFor(alert, notified)
-  if (brake) return skip(`folded into zone alert ${brake} while the zone brake holds`)
+  const zoneNotice = alert.foldInto === undefined ? undefined : notified[alert.foldInto]
+  if (zoneNotice && !zoneNotice.failed)
+    return skip(`folded into zone alert ${alert.foldInto} (notified at ${zoneNotice.at}) while the zone brake holds`)
   const repeatMs = parseDuration(subscription.spec.repeatInterval) ?? 0
   if (record?.pending !== undefined && record.pending === claimant)
     return {
@@ -64,14 +66,6 @@ export function planNotice(alert: Alert, subscription: AlertSubscription, now: D
  */
 function windowStart(at: Date, repeatMs: number): string {
   return new Date(Math.floor(at.getTime() / repeatMs) * repeatMs).toISOString()
-}
-
-/** zoneBrakeFor returns the id of a firing ZoneBrake notice covering a node or pod alert's zone. */
-export function zoneBrakeFor(alert: Alert, notified: Record<string, Notice>): string | undefined {
-  if (alert.kind === 'ZoneBrake' || alert.subject.kind === 'Zone' || alert.subject.kind === 'Cluster') return undefined
-  const zone = alert.subject.zone
-  if (zone === undefined) return undefined
-  return Object.entries(notified).find(([, n]) => n.kind === 'ZoneBrake' && n.zone === zone)?.[0]
 }
 
 /** toNotice is the record kept after a firing notice is delivered (or, `failed`, dead-lettered). */

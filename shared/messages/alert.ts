@@ -48,6 +48,11 @@ export const AlertSchema = z.object({
   endsAt: TimestampSchema.optional(),
   /** Alerts sharing a group key fold together (e.g. every node of a braked zone). */
   groupKey: z.string().min(1),
+  /**
+   * Set by decide on a node's or pod's alert while its zone's brake holds: the id of that zone's
+   * ZoneBrake alert. A subscription that received the zone alert is not sent this one.
+   */
+  foldInto: z.string().min(8).optional(),
 })
 export type Alert = z.infer<typeof AlertSchema>
 export type AlertInput = z.input<typeof AlertSchema>

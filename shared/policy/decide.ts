@@ -11,7 +11,7 @@ import { decideDrain, drainDue } from './decide-drain.ts'
 import { forecastAlerts, type PodForecast } from './forecast-alerts.ts'
 import { forecastContext, forecastWith } from './forecast-eviction.ts'
 import { type Verdict, verdict } from './verdict.ts'
-import { type HeldAction, zoneBrakeAlert } from './zone-alerts.ts'
+import { foldIntoZoneBrake, type HeldAction, zoneBrakeAlert } from './zone-alerts.ts'
 import { budgetClaim, decideBrake } from './zone-brake.ts'
 import { type ZoneContext, zoneContextOf } from './zone-context.ts'
 
@@ -48,7 +48,8 @@ export function decide(view: NodeView, policy: Policy, now: Date): DecideResult 
   out.decisions.push(...pressure.decisions)
   out.alerts.push(...pressure.alerts)
   out.verdicts.push(...pressure.verdicts)
-  return { decisions: out.decisions, alerts: out.alerts, forecasts, verdicts: out.verdicts, zone }
+  const alerts = foldIntoZoneBrake(zone, out.alerts)
+  return { decisions: out.decisions, alerts, forecasts, verdicts: out.verdicts, zone }
 }
 
 /** forecastPods forecasts every pod on the node (a shared constant when the node has no NoExecute taint). */

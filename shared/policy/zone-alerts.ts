@@ -1,6 +1,7 @@
 import type { Policy } from '../config/index.ts'
-import type { Alert } from '../messages/index.ts'
-import { endsAfter, makeAlert } from './alert-builders.ts'
+import type { Alert, AlertSubject } from '../messages/index.ts'
+import { contentId } from '../messages/index.ts'
+import { endsAfter, makeAlert, subjectKey } from './alert-builders.ts'
 import type { BrakeCause } from './zone-brake.ts'
 import type { ZoneContext } from './zone-context.ts'
 import { zoneDisplayName } from './zones.ts'
@@ -20,20 +21,14 @@ export function zoneBrakeAlert(
 ): Alert[] {
   const first = held[0]
   if (!first) return []
-  const name = zoneDisplayName(zone.zone)
-  const scope = first.cause === 'all-zones-down' ? 'cluster' : `zone ${name}`
   return [
     makeAlert({
       kind: 'ZoneBrake',
-      subject: {
-        kind: first.cause === 'all-zones-down' ? 'Cluster' : 'Zone',
-        name: first.cause === 'all-zones-down' ? 'cluster' : name,
-        zone: zone.zone,
-      },
-      key: `${zone.zone}:${first.cause}`,
+      subject: brakeSubject(zone, first.cause),
+      key: brakeKey(zone, first.cause),
       status: 'firing',
       severity: first.cause === 'fraction-guard' ? 'warning' : 'critical',
-      summary: `brake holds nodewarden back in ${scope}: ${first.reason}`,
+      summary: `brake holds nodewarden back in ${brakeScope(zone, first.cause)}: ${first.reason}`,
       details: {
         state: zone.state,
         ready: zone.ready,
@@ -46,4 +41,43 @@ export function zoneBrakeAlert(
       groupKey: `zone-brake:${zone.zone}`,
     }),
   ]
+}
+
+/**
+ * foldIntoZoneBrake marks a node's non-critical alerts with the id of the ZoneBrake alert its zone's
+ * state brake (every zone down, or a partially disrupted small zone) raises, while that brake holds.
+ * The mark lasts exactly as long as decide sees the brake: once the zone recovers, alerts go out
+ * again. Critical alerts are never folded.
+ */
+export function foldIntoZoneBrake(zone: ZoneContext, alerts: readonly Alert[]): Alert[] {
+  const cause: BrakeCause | undefined = zone.allFullyDisrupted
+    ? 'all-zones-down'
+    : zone.rate === 0
+      ? 'partial-disruption'
+      : undefined
+  if (cause === undefined) return [...alerts]
+  const foldInto = contentId({
+    kind: 'ZoneBrake',
+    subject: subjectKey(brakeSubject(zone, cause)),
+    key: brakeKey(zone, cause),
+  })
+  return alerts.map((a) =>
+    a.kind === 'ZoneBrake' || a.severity === 'critical' || (a.subject.kind !== 'Node' && a.subject.kind !== 'Pod')
+      ? a
+      : { ...a, foldInto },
+  )
+}
+
+function brakeSubject(zone: ZoneContext, cause: BrakeCause): AlertSubject {
+  return cause === 'all-zones-down'
+    ? { kind: 'Cluster', name: 'cluster', zone: zone.zone }
+    : { kind: 'Zone', name: zoneDisplayName(zone.zone), zone: zone.zone }
+}
+
+function brakeKey(zone: ZoneContext, cause: BrakeCause): string {
+  return `${zone.zone}:${cause}`
+}
+
+function brakeScope(zone: ZoneContext, cause: BrakeCause): string {
+  return cause === 'all-zones-down' ? 'cluster' : `zone ${zoneDisplayName(zone.zone)}`
 }

@@ -215,15 +215,28 @@ describe('webhook delivery over real HTTP', () => {
       }),
     )
     await h.drain()
+    // decide marks a node's alerts with the zone alert's id while that zone's brake holds.
     for (const n of ['b', 'c', 'd'])
       h.publish(
-        anAlert({ id: `alert-node-${n}-notready`, subject: { kind: 'Node', name: `node-${n}`, zone: 'eu-west-1a' } }),
+        anAlert({
+          id: `alert-node-${n}-notready`,
+          subject: { kind: 'Node', name: `node-${n}`, zone: 'eu-west-1a' },
+          foldInto: 'alert-zone-eu-west-1a',
+        }),
       )
     h.publish(anAlert({ id: 'alert-node-x-notready', subject: { kind: 'Node', name: 'node-x', zone: 'eu-west-1b' } }))
     await h.drain()
     expect(r.hits.map((x) => x.headers['x-nodewarden-alert-id'])).toEqual([
       'alert-zone-eu-west-1a',
       'alert-node-x-notready',
+    ])
+    // The brake is over: decide no longer marks node-b's alert, and it goes out.
+    h.publish(anAlert({ id: 'alert-node-b-notready', subject: { kind: 'Node', name: 'node-b', zone: 'eu-west-1a' } }))
+    await h.drain()
+    expect(r.hits.map((x) => x.headers['x-nodewarden-alert-id'])).toEqual([
+      'alert-zone-eu-west-1a',
+      'alert-node-x-notready',
+      'alert-node-b-notready',
     ])
   })
 

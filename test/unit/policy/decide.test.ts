@@ -119,6 +119,25 @@ describe('decide: drains', () => {
     expect(r.alerts.some((a) => a.kind === 'ConditionTainted')).toBe(false)
   })
 
+  it("marks the node's other non-critical alerts to fold into that zone alert, only while the brake holds", () => {
+    const braked = decide(drainingView([zone(2, 4)]), defaultPolicy(), NOW).alerts
+    const zoneAlert = braked.find((a) => a.kind === 'ZoneBrake')
+    const others = braked.filter((a) => a.kind !== 'ZoneBrake')
+    for (const a of others) expect(a.foldInto).toBe(a.severity === 'critical' ? undefined : zoneAlert?.id)
+    expect(zoneAlert?.foldInto).toBeUndefined()
+    // A node of the same zone with nothing held (audit alerts only) folds into the zone's alert id too.
+    const calm = decide(
+      aNodeView({ node: aNode({ conditions: [ready] }), pods: [aPod({ tolerations: [] })], zones: [zone(2, 4)] }),
+      defaultPolicy(),
+      NOW,
+    )
+    expect(calm.alerts.length).toBeGreaterThan(0)
+    expect(calm.alerts.every((a) => a.foldInto === zoneAlert?.id)).toBe(true)
+    const normal = decide(drainingView([zone(9, 1)]), defaultPolicy(), NOW).alerts
+    expect(normal.length).toBeGreaterThan(0)
+    expect(normal.every((a) => a.foldInto === undefined)).toBe(true)
+  })
+
   it('the fraction guard holds a drain when the zone already has its 20% affected, but not the node already counted', () => {
     const other = decide(
       aNodeView({
