@@ -1,7 +1,11 @@
+import * as z from 'zod'
 import { type SlimNode, SlimNodeSchema } from '../messages/index.ts'
 import { arr, bool, defined, obj, str, stringMap } from './raw.ts'
 import { resourceList } from './resources.ts'
 import { parseSlim, SlimError } from './slim-error.ts'
+
+/** SlimNodeSchema with zod's compiled fast path (`z.compile`): same validation, output and errors. */
+export const CompiledSlimNodeSchema = z.compile(SlimNodeSchema)
 
 /** keepNodeAnnotation: the node annotations a slim node carries. */
 export const keepNodeAnnotation = (k: string) => k.startsWith('nodewarden.io/')
@@ -50,5 +54,5 @@ export function toSlimNode(object: unknown): SlimNode {
     allocatable: resourceList(status?.allocatable, id, 'status.allocatable') ?? {},
     creationTimestamp: str(meta?.creationTimestamp),
   })
-  return parseSlim(SlimNodeSchema, trimmed, id)
+  return parseSlim(CompiledSlimNodeSchema, trimmed, id)
 }
