@@ -145,6 +145,7 @@ export function renderQueueResources(definitions: QueueDefinitions): {
       },
     }
     Outputs[`${queueId}Url`] = { Value: { Ref: queueId } }
+    Outputs[`${queueId}Arn`] = { Value: { 'Fn::GetAtt': [queueId, 'Arn'] } }
     Outputs[`${dlqId}Url`] = { Value: { Ref: dlqId } }
   }
   return { Resources, Outputs }

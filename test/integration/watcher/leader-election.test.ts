@@ -110,7 +110,8 @@ describe('two watchers on one Lease', () => {
     emu.store.patch('nodes', '', 'node-1', { spec: { unschedulable: true } })
     await queue.until((all) => all.some((r) => r.group === 'node-1' && r.view.node.unschedulable))
     await queue.settle(1_000)
-    // The new leader resent every node; the views identical to the old leader's were deduplicated by SQS.
+    // The new leader resent every node; with no heartbeats in between, its views carry the old leader's
+    // resourceVersions and SQS deduplicated them (with heartbeats each node arrives once more, harmlessly).
     const dedupIds = queue.received.map((r) => r.dedupId)
     expect(new Set(dedupIds).size).toBe(dedupIds.length)
     expect(queue.of('node-0').filter((v) => v.node.unschedulable)).toHaveLength(1)

@@ -247,6 +247,11 @@ describe('npm run package', () => {
     expect(permissions('api').filter((p) => p.startsWith('secretsmanager:') || p.startsWith('ssm:'))).toEqual([])
   })
 
+  it('outputs the events queue URL and ARN the watcher Deployment and its IAM policy need', () => {
+    expect(outputs.EventsQueueUrl?.Value).toEqual({ Ref: 'EventsQueue' })
+    expect(outputs.EventsQueueArn?.Value).toEqual(getAtt('EventsQueue'))
+  })
+
   it.each(['write', 'alert', 'api'].map((fn) => ({ fn })))(
     'outputs the $fn role ARN for its EKS access entry',
     ({ fn }) => {

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseAllDocuments } from 'yaml'
 import { loadConfig } from '../../../functions/watcher/config.ts'
+import { loadQueueDefinitions, queueNameOf } from '../../../infra/queues.ts'
 
 type Doc = {
   kind: string
@@ -69,6 +70,15 @@ describe('watcher manifests', () => {
     for (const kind of ['ClusterRoleBinding', 'RoleBinding']) {
       expect(find(kind).subjects).toEqual([{ kind: 'ServiceAccount', name: sa.metadata.name, namespace: 'nodewarden' }])
     }
+  })
+
+  it('sends to the events queue packaging creates: the stack-prefixed name from infra/queues.yml', () => {
+    const deploy = find('Deployment') as Doc & {
+      spec: { template: { spec: { containers: { env: { name: string; value?: string }[] }[] } } }
+    }
+    const url = deploy.spec.template.spec.containers[0]?.env.find((e) => e.name === 'EVENTS_QUEUE_URL')?.value
+    const queue = queueNameOf('events', loadQueueDefinitions().events)
+    expect(url).toBe(`https://sqs.REGION.amazonaws.com/ACCOUNT_ID/STACK-${queue}`)
   })
 
   it('runs two non-root replicas with probes, resources and a read-only root filesystem', () => {
