@@ -36,6 +36,8 @@ const REFUSAL_REASONS: Record<string, string> = {
   budget: 'NodewardenBudgetExhausted',
   invalid: 'NodewardenRejected',
   stale: 'NodewardenDecisionStale',
+  // Another relief eviction on this node within the relief interval made this one stale.
+  reliefInterval: 'NodewardenDecisionStale',
 }
 
 /** describeAction renders what a decision does, e.g. `taint node node-a with nodewarden.io/x=true:NoExecute`. */

@@ -122,13 +122,14 @@ describe('handleDecision: one relief eviction per node per interval, re-checked 
       stamp: JSON.stringify({ at: '2026-11-22T09:59:30Z', pod: 'default/batch-1', decision: 'other' }),
       code: 'reliefInterval',
     },
-  ])('skips when $name, evicting nothing and refunding nothing', async ({ stamp, code }) => {
+  ])('skips when $name, evicting nothing and refunding nothing, with an Event on the pod', async ({ stamp, code }) => {
     const cluster = new FakeCluster([withStamp(stamp)], [aPodObject()])
     const { deps, alerts } = setup(cluster)
     const out = await handleDecision(relief(), deps)
     expect(out).toMatchObject({ status: 'skipped', code })
     expect(out.reason).toContain('relieved 30s ago (default/batch-1')
     expect(cluster.effects.filter((e) => e.startsWith('evict'))).toEqual([])
+    expect(cluster.effects).toContain('event NodewardenDecisionStale web-1')
     expect(alerts[0]?.details).toMatchObject({ outcome: 'skipped', code })
   })
 
