@@ -1,5 +1,5 @@
 import { type Delivery, readDelivery, toDeliveryBody } from '../../shared/alerts/delivery-message.ts'
-import { planNotice, toClaim, toNotice } from '../../shared/alerts/plan-notice.ts'
+import { planNotice, staleNoticeIds, toClaim, toNotice } from '../../shared/alerts/plan-notice.ts'
 import { type DeliveryOutcome, planRetry, type RetryPolicy } from '../../shared/alerts/retry-policy.ts'
 import type { AlertSubscription } from '../../shared/alerts/subscription.ts'
 import type { Log } from '../../shared/log.ts'
@@ -171,9 +171,13 @@ export async function deliver(delivery: Delivery, deps: AlertDeps): Promise<Deli
  * message still succeeds — the cost is at worst one early repeat or one missing resolved notice.
  */
 async function settleRecord(sub: AlertSubscription, alert: Alert, failed: boolean, deps: AlertDeps): Promise<void> {
-  const notice = alert.status === 'firing' ? toNotice(alert, deps.now(), failed) : null
+  const now = deps.now()
+  const notice = alert.status === 'firing' ? toNotice(alert, now, failed) : null
+  // Records of lapsed alerts go in the same patch, so status.notified stays bounded.
+  const prune = staleNoticeIds(sub, now).filter((id) => id !== alert.id)
   try {
-    await deps.recordNotice(sub, alert.id, notice)
+    await deps.recordNotice(sub, alert.id, notice, { prune })
+    for (const id of prune) deps.subscriptions.remember(sub.metadata.name, id, null)
     deps.subscriptions.remember(sub.metadata.name, alert.id, notice)
   } catch (err) {
     deps.log.warn('notice record failed', {

@@ -6,7 +6,8 @@ import { subscriptionsPath } from './read-subscriptions.ts'
 export type RecordResult = 'recorded' | 'gone' | 'conflict'
 
 /**
- * RecordNotice writes (or, with null, clears) one alert's entry in a subscription's `status.notified`.
+ * RecordNotice writes (or, with null, clears) one alert's entry in a subscription's `status.notified`,
+ * and clears the `prune` entries in the same patch.
  * With `ifUnchanged`, the write carries the subscription's resourceVersion as an optimistic lock and
  * answers `conflict` when the object changed since it was read.
  */
@@ -14,7 +15,7 @@ export type RecordNotice = (
   subscription: AlertSubscription,
   alertId: string,
   notice: Notice | null,
-  options?: { ifUnchanged?: boolean },
+  options?: { ifUnchanged?: boolean; prune?: readonly string[] },
 ) => Promise<RecordResult>
 
 /**
@@ -32,7 +33,8 @@ export function createRecordNotice(kube: KubeRest): RecordNotice {
     // A merge patch merges into the entry already there: null every optional field the notice does
     // not carry, so a delivered notice replaces a claim (`pending`) or an earlier `failed` one.
     const entry = notice && { zone: null, failed: null, pending: null, ...notice }
-    const patch = { ...lock, status: { notified: { [alertId]: entry } } }
+    const pruned = Object.fromEntries((options.prune ?? []).filter((id) => id !== alertId).map((id) => [id, null]))
+    const patch = { ...lock, status: { notified: { ...pruned, [alertId]: entry } } }
     const response = await kube('PATCH', path, patch, 'application/merge-patch+json')
     if (response.status === 404) return 'gone' // deleted meanwhile: nothing to record
     if (response.status === 409 && options.ifUnchanged) return 'conflict'

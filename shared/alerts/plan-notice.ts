@@ -68,6 +68,22 @@ function windowStart(at: Date, repeatMs: number): string {
   return new Date(Math.floor(at.getTime() / repeatMs) * repeatMs).toISOString()
 }
 
+/** How long past `repeatInterval` a record may go unrefreshed before it is pruned. */
+export const NOTICE_RETENTION_MARGIN_MS = 60 * 60 * 1000
+
+/**
+ * staleNoticeIds lists the records in `status.notified` nothing has refreshed for longer than the
+ * subscription's repeatInterval plus a margin. A problem still firing is re-sent by every resync
+ * (5 min) and repeated at least once per repeatInterval, which refreshes its record; so a record this
+ * old belongs to an alert that lapsed (level alerts are never resolved) and only grows the object.
+ */
+export function staleNoticeIds(subscription: AlertSubscription, now: Date): string[] {
+  const keepMs = (parseDuration(subscription.spec.repeatInterval) ?? 0) + NOTICE_RETENTION_MARGIN_MS
+  return Object.entries(subscription.status.notified)
+    .filter(([, n]) => now.getTime() - Date.parse(n.at) > keepMs)
+    .map(([id]) => id)
+}
+
 /** toNotice is the record kept after a firing notice is delivered (or, `failed`, dead-lettered). */
 export function toNotice(alert: Alert, now: Date, failed = false): Notice {
   const zone = alert.subject.kind === 'Zone' ? (alert.subject.zone ?? alert.subject.name) : alert.subject.zone

@@ -162,6 +162,22 @@ describe('webhook delivery over real HTTP', () => {
     expect(Object.keys(await notified('copies'))).toEqual(['alert-node-a-kernel'])
   })
 
+  it('prunes records of lapsed alerts in the next record write, so status.notified stays bounded', async () => {
+    const r = await subscribe('pruned', () => 200, { repeatInterval: '1h' })
+    const h = createHarness(cluster.kube, { start: T0 })
+    h.publish(anAlert({ id: 'alert-lapsing-audit' }))
+    await h.drain()
+    expect(Object.keys(await notified('pruned'))).toEqual(['alert-lapsing-audit'])
+    h.advance(2 * 60 * 60_000 + 60_000) // past repeatInterval + 1 h, with no refresh
+    h.publish(anAlert({ id: 'alert-node-a-kernel' }))
+    await h.drain()
+    expect(r.hits.map((x) => x.headers['x-nodewarden-alert-id'])).toEqual([
+      'alert-lapsing-audit',
+      'alert-node-a-kernel',
+    ])
+    expect(Object.keys(await notified('pruned'))).toEqual(['alert-node-a-kernel'])
+  })
+
   it('does not pile up re-emitted copies while the first notice is still being retried', async () => {
     const backAt = T0.getTime() + 10 * 60_000
     let clock = () => T0.getTime()

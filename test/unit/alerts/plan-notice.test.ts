@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { planNotice, toNotice } from '../../../shared/alerts/plan-notice.ts'
+import { planNotice, staleNoticeIds, toNotice } from '../../../shared/alerts/plan-notice.ts'
 import { anAlert, aSubscription, T0 } from './fixtures.ts'
 
 const at = (iso: string) => new Date(iso)
@@ -191,5 +191,21 @@ describe('planNotice', () => {
       kind: 'ZoneBrake',
       zone: 'eu-west-1a',
     })
+  })
+})
+
+describe('staleNoticeIds', () => {
+  it('lists only records unrefreshed for longer than repeatInterval plus an hour', () => {
+    const notice = (at: string) => ({ at, kind: 'MissingDefaultTolerations' as const })
+    const sub = aSubscription({
+      spec: { repeatInterval: '4h' },
+      notified: {
+        fresh: notice('2026-11-22T09:00:00Z'),
+        'within-margin': notice('2026-11-22T05:30:00Z'),
+        lapsed: notice('2026-11-22T04:59:00Z'),
+        ancient: notice('2026-10-01T00:00:00Z'),
+      },
+    })
+    expect(staleNoticeIds(sub, at(T0)).sort()).toEqual(['ancient', 'lapsed'])
   })
 })
