@@ -24,7 +24,10 @@ export type LocalFunction = {
   visibilityTimeoutSeconds?: number
   /** Only for the timeline: a failure at this receive count is the last before SQS dead-letters the record. */
   maxReceiveCount?: number
-  /** Function timeout: the invocation's Context deadline (default 30 s). */
+  /**
+   * Function timeout (default 30 s): the invocation's Context deadline, and enforced as Lambda does —
+   * an invocation still running then fails as a whole ("Task timed out"), so its batch is redelivered.
+   */
   timeoutSeconds?: number
   /** Parallel pollers, like Lambda's concurrent batches (default 1). Group order on FIFO holds either way. */
   concurrency?: number
@@ -123,11 +126,20 @@ async function invoke(
   for (const d of describe) emit({ at: now(), kind: 'received', ...d })
 
   const started = performance.now()
-  const context = toLambdaContext(fn.name, randomUUID(), Date.now() + (fn.timeoutSeconds ?? 30) * 1000, Date.now)
+  const timeoutSeconds = fn.timeoutSeconds ?? 30
+  const context = toLambdaContext(fn.name, randomUUID(), Date.now() + timeoutSeconds * 1000, Date.now)
   let failedIds: Set<string>
   let error: string | undefined
+  let timer: NodeJS.Timeout | undefined
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`Task timed out after ${timeoutSeconds.toFixed(2)} seconds`)),
+      timeoutSeconds * 1000,
+    )
+  })
   try {
-    const response = await fn.handler(event, context)
+    // Unlike Lambda, this process cannot freeze a timed-out handler: it runs on, but its result is ignored.
+    const response = await Promise.race([fn.handler(event, context), timedOut])
     failedIds = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier))
     // Lambda treats a response naming an unknown or empty id as a failure of the whole batch.
     if ([...failedIds].some((id) => !describe.some((d) => d.messageId === id))) {
@@ -138,6 +150,8 @@ async function invoke(
     error = (err as Error).message
     options.log.error('invocation failed', { function: fn.name, records: messages.length, error })
     failedIds = new Set(describe.map((d) => d.messageId))
+  } finally {
+    clearTimeout(timer)
   }
   const durationMs = Math.round(performance.now() - started)
 

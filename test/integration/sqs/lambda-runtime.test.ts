@@ -153,6 +153,33 @@ describe('local Lambda runtime on the embedded SQS server', () => {
     expect(await queueDepth(sqs.client, sqs.dlqUrls.alerts)).toBe(0)
   })
 
+  it('fails an invocation that outlives the function timeout as a whole, like Lambda, and redelivers its batch', async () => {
+    sqs = await startQueues()
+    const events: RuntimeEvent[] = []
+    let invocations = 0
+    const done: string[] = []
+    // The first invocation hangs past the 0.3 s timeout; later ones finish at once.
+    const handler = async (event: SQSEvent) => {
+      if (++invocations === 1) await new Promise((r) => setTimeout(r, 2_000))
+      else done.push(...event.Records.map((r) => r.body))
+      return { batchItemFailures: [] }
+    }
+    await createSend({ client: sqs.client, queueUrls: sqs.queueUrls })('alerts', [{ body: 'slow' }])
+    runtime = await startLambdaRuntime({
+      client: sqs.client,
+      log: silentLog,
+      onEvent: (e) => events.push(e),
+      functions: [
+        { name: 'alert', queueUrl: sqs.queueUrls.alerts, handler, timeoutSeconds: 0.3, visibilityTimeoutSeconds: 1 },
+      ],
+    })
+    await waitFor('the message redelivered and handled', async () => done.includes('slow'))
+    const failed = events.find((e) => e.kind === 'failed')
+    expect(failed).toMatchObject({ function: 'alert', error: 'Task timed out after 0.30 seconds' })
+    expect(failed && 'durationMs' in failed ? failed.durationMs : 0).toBeLessThan(1_500)
+    await waitFor('the queue empty', async () => (await queueDepth(sqs!.client, sqs!.queueUrls.alerts)) === 0)
+  })
+
   it('hands the handler a real SQS event: batch size, queue ARN, receive count, group id', async () => {
     sqs = await startQueues()
     const events: SQSEvent[] = []
