@@ -36,64 +36,55 @@ export type BundleReport = {
 
 /** bundleFunction bundles one handler and fails if its metafile shows a forbidden package. */
 export async function bundleFunction(fn: LambdaFunction, root = ROOT): Promise<BundleReport> {
-  const started = performance.now()
   const outfile = join(root, 'dist', fn, 'index.mjs')
-  const result = await build({
-    entryPoints: [join(root, 'functions', fn, 'handler.ts')],
-    outfile,
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node22',
-    external: ['@aws-sdk/*'],
-    banner: { js: BANNER },
-    metafile: true,
-    legalComments: 'none',
-    logLevel: 'warning',
-  })
-  const inputs = Object.keys(result.metafile.inputs)
-  for (const pkg of LAMBDA_FUNCTIONS[fn].forbidden) {
-    const offenders = inputs.filter((path) => path.includes(`node_modules/${pkg}/`))
-    if (offenders.length > 0) {
-      rmSync(outfile, { force: true })
-      throw new Error(
-        `${fn} bundle must not include ${pkg}, but it pulls ${offenders.length} file(s), e.g. ${offenders[0]}`,
-      )
+  return bundle(fn, join(root, 'functions', fn, 'handler.ts'), outfile, ['@aws-sdk/*'], (inputs) => {
+    for (const pkg of LAMBDA_FUNCTIONS[fn].forbidden) {
+      const offenders = inputs.filter((path) => path.includes(`node_modules/${pkg}/`))
+      if (offenders.length > 0) {
+        rmSync(outfile, { force: true })
+        throw new Error(
+          `${fn} bundle must not include ${pkg}, but it pulls ${offenders.length} file(s), e.g. ${offenders[0]}`,
+        )
+      }
     }
-  }
-  const output = Object.values(result.metafile.outputs)[0]
-  return {
-    fn,
-    bytes: output?.bytes ?? 0,
-    gzipBytes: gzipSync(readFileSync(outfile)).length,
-    ms: Math.round(performance.now() - started),
-    largest: largestPackages(result.metafile, 3),
-  }
+  })
 }
 
 /**
  * bundleWatcher bundles the watcher shim for its container image: one self-contained ESM file (the
  * AWS SDK included, as the image has no node_modules), run by plain node without tsx.
  */
-export async function bundleWatcher(outfile = join(ROOT, 'dist', 'watcher', 'index.mjs')): Promise<BundleReport> {
+export function bundleWatcher(outfile = join(ROOT, 'dist', 'watcher', 'index.mjs')): Promise<BundleReport> {
+  return bundle('watcher', join(ROOT, 'functions', 'watcher', 'main.ts'), outfile, [], () => {})
+}
+
+/** bundle builds one minified node22 ESM bundle, lets `check` refuse its inputs, and reports its size. */
+async function bundle(
+  fn: BundleReport['fn'],
+  entry: string,
+  outfile: string,
+  external: string[],
+  check: (inputs: string[]) => void,
+): Promise<BundleReport> {
   const started = performance.now()
   const result = await build({
-    entryPoints: [join(ROOT, 'functions', 'watcher', 'main.ts')],
+    entryPoints: [entry],
     outfile,
     bundle: true,
     minify: true,
     format: 'esm',
     platform: 'node',
     target: 'node22',
+    external,
     banner: { js: BANNER },
     metafile: true,
     legalComments: 'none',
     logLevel: 'warning',
   })
+  check(Object.keys(result.metafile.inputs))
   const output = Object.values(result.metafile.outputs)[0]
   return {
-    fn: 'watcher',
+    fn,
     bytes: output?.bytes ?? 0,
     gzipBytes: gzipSync(readFileSync(outfile)).length,
     ms: Math.round(performance.now() - started),

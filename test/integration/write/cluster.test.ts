@@ -14,6 +14,17 @@ afterEach(async () => {
   await emulator.close()
 })
 
+/** blockEvictions adds a PDB that no eviction of the web pods can satisfy. */
+function blockEvictions() {
+  emulator.store.create({
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { name: 'web', namespace: 'default' },
+    spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } } },
+  })
+  emulator.tick()
+}
+
 const taint = { key: 'nodewarden.io/kernel-deadlock', value: 'true', effect: 'NoExecute' as const }
 
 describe('writer adapters against the Kubernetes API emulator', () => {
@@ -63,26 +74,14 @@ describe('writer adapters against the Kubernetes API emulator', () => {
   })
 
   it('reports a PDB that blocks an eviction (429) with its reason', async () => {
-    emulator.store.create({
-      apiVersion: 'policy/v1',
-      kind: 'PodDisruptionBudget',
-      metadata: { name: 'web', namespace: 'default' },
-      spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } } },
-    })
-    emulator.tick()
+    blockEvictions()
     const pod = (await cluster.readPod('default', 'web-0-0'))!
     const result = await cluster.evictPod(pod, { dryRun: false })
     expect(result).toMatchObject({ kind: 'blocked', failure: { code: 429 } })
   })
 
   it('deletes a pod with its uid precondition and the given grace period, which no PDB holds', async () => {
-    emulator.store.create({
-      apiVersion: 'policy/v1',
-      kind: 'PodDisruptionBudget',
-      metadata: { name: 'web', namespace: 'default' },
-      spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } } },
-    })
-    emulator.tick()
+    blockEvictions()
     const pod = (await cluster.readPod('default', 'web-0-0'))!
     const stale = { ...pod, metadata: { ...pod.metadata, uid: 'uid-old' } }
     expect(await cluster.deletePod(stale, false, 30)).toMatchObject({ kind: 'conflict' })
