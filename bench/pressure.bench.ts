@@ -35,6 +35,7 @@ function pods(): { pods: SlimPod[]; usage: PodUsage[] } {
           { name: 'app', requests: { memory: `${64 + Math.floor(rnd() * 512)}Mi`, 'ephemeral-storage': '1Gi' } },
           { name: 'sidecar', requests: { memory: '32Mi' } },
         ],
+        localVolumes: ['scratch'],
       }),
     )
     usage.push({
@@ -42,7 +43,11 @@ function pods(): { pods: SlimPod[]; usage: PodUsage[] } {
       workingSetBytes: Math.floor(rnd() * 1024) * Mi,
       rootfsBytes: Math.floor(rnd() * 4096) * Mi,
       logsBytes: Math.floor(rnd() * 256) * Mi,
-      volumeBytes: Math.floor(rnd() * 512) * Mi,
+      // The service-account token volume (projected, tmpfs) is reported but never counted.
+      volumes: [
+        { name: 'kube-api-access', bytes: 12_288, inodes: 9 },
+        { name: 'scratch', bytes: Math.floor(rnd() * 512) * Mi },
+      ],
     })
   }
   return { pods: list, usage }

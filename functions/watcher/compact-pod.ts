@@ -3,10 +3,11 @@ import { type SlimPod, SlimPodSchema } from '../../shared/messages/index.ts'
 /**
  * How the slim cache keeps 150,000 pods small. A slim pod splits in two: the fields nearly every
  * pod has to itself (name, uid, creation and start times) stay with the pod as one short JSON
- * string, and everything else — labels, owners, tolerations, container resources, priority, phase —
- * is its *shape*, one JSON string shared (interned, reference-counted) by every pod that has the
- * same: the replicas of a ReplicaSet in the same phase share one. `nodeName` is kept by the cache's
- * per-node index. decodePod(encodePod(p)) equals p, with keys in SlimPodSchema order.
+ * string, and everything else — labels, owners, tolerations, container resources, local volume
+ * names, priority, phase — is its *shape*, one JSON string shared (interned, reference-counted) by
+ * every pod that has the same: the replicas of a ReplicaSet in the same phase share one (their
+ * volume names come from the template). `nodeName` is kept by the cache's per-node index.
+ * decodePod(encodePod(p)) equals p, with keys in SlimPodSchema order.
  */
 
 /** The SlimPod keys in schema order (the order decoded pods get). */

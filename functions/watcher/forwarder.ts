@@ -1,6 +1,6 @@
 import type { Log } from '../../shared/log.ts'
 import { MessageError } from '../../shared/messages/envelope.ts'
-import type { NodeStats, NodeView } from '../../shared/messages/index.ts'
+import type { NodeStats, NodeView, PodUsage } from '../../shared/messages/index.ts'
 import type { OutgoingMessage } from '../../shared/sqs/batches.ts'
 import { backoffDelayMs, type RetryPolicy } from '../../shared/sqs/retry.ts'
 import { SendMessagesError } from '../../shared/sqs/transport.ts'
@@ -152,8 +152,24 @@ export class Forwarder {
   }
 }
 
-/** statsForPods keeps the usage of the pods the view carries (a pod gone since the sample is dropped). */
+/**
+ * statsForPods keeps the usage of the pods the view carries (a pod gone since the sample is dropped),
+ * and of each pod's volumes only those it declares local (`localVolumes`): the rest — secret,
+ * projected, memory-backed — never count for disk ranking, so the view does not carry them.
+ */
 function statsForPods(stats: NodeStats, pods: NodeView['pods']): NodeStats {
-  const uids = new Set(pods.map((p) => p.uid))
-  return { ...stats, pods: stats.pods.filter((p) => uids.has(p.uid)) }
+  const local = new Map(pods.map((p) => [p.uid, p.localVolumes]))
+  const kept: PodUsage[] = []
+  for (const usage of stats.pods) {
+    if (!local.has(usage.uid)) continue
+    if (!usage.volumes) {
+      kept.push(usage)
+      continue
+    }
+    const names = local.get(usage.uid)
+    const volumes = names ? usage.volumes.filter((v) => names.includes(v.name)) : []
+    const { volumes: _all, ...rest } = usage
+    kept.push(volumes.length > 0 ? { ...rest, volumes } : rest)
+  }
+  return { ...stats, pods: kept }
 }

@@ -1,6 +1,7 @@
 import * as z from 'zod'
 import { type SlimPod, SlimPodSchema } from '../messages/index.ts'
 import { POD_ANNOTATIONS_KEPT } from '../messages/node-view.ts'
+import { localVolumeNames } from './local-volumes.ts'
 import { arr, bool, defined, num, obj, type Raw, str, stringMap } from './raw.ts'
 import { resourceList } from './resources.ts'
 import { parseSlim, SlimError } from './slim-error.ts'
@@ -92,6 +93,7 @@ export function toSlimPod(object: unknown): SlimPod {
     startTime: str(status?.startTime),
     deletionTimestamp: str(meta?.deletionTimestamp),
     finishedAt: finishedAt(status),
+    localVolumes: localVolumeNames(spec?.volumes),
   })
   return parseSlim(CompiledSlimPodSchema, trimmed, id)
 }

@@ -53,6 +53,13 @@ export const SlimPodSchema = z.object({
   deletionTimestamp: TimestampSchema.optional(),
   /** When a terminal pod finished (DisruptionTarget condition or last container exit), when known: evicted-pod retention. */
   finishedAt: TimestampSchema.optional(),
+  /**
+   * Names of the pod's volumes whose usage the kubelet counts as the pod's disk usage when ranking
+   * for disk pressure (upstream eviction `localVolumeNames`: hostPath, gitRepo, configMap, emptyDir
+   * on the node's default medium); omitted when none. secret, projected, downwardAPI and
+   * emptyDir{medium: Memory|HugePages} are tmpfs and never count (shared/kube-slim/local-volumes.ts).
+   */
+  localVolumes: z.array(z.string().min(1)).optional(),
 })
 export type SlimPod = z.infer<typeof SlimPodSchema>
 
@@ -110,6 +117,11 @@ export const SignalObservationSchema = z.object({
   capacity: z.number().nonnegative(),
   time: z.string().optional(),
 })
+export const PodVolumeUsageSchema = z.object({
+  name: z.string(),
+  bytes: z.number().nonnegative().optional(),
+  inodes: z.number().nonnegative().optional(),
+})
 export const PodUsageSchema = z.object({
   uid: z.string().min(1),
   workingSetBytes: z.number().nonnegative().optional(),
@@ -117,9 +129,11 @@ export const PodUsageSchema = z.object({
   rootfsInodes: z.number().nonnegative().optional(),
   logsBytes: z.number().nonnegative().optional(),
   logsInodes: z.number().nonnegative().optional(),
-  /** Local ephemeral volumes (volumes without a PVC). */
-  volumeBytes: z.number().nonnegative().optional(),
-  volumeInodes: z.number().nonnegative().optional(),
+  /**
+   * Per-volume usage of the pod's volumes without a PVC, by volume name; omitted when none. Disk
+   * ranking counts only the volumes the pod lists in `localVolumes` (tmpfs volumes are reported too).
+   */
+  volumes: z.array(PodVolumeUsageSchema).optional(),
   processCount: z.number().nonnegative().optional(),
 })
 export const NodeStatsSchema = z.object({
@@ -134,6 +148,7 @@ export const NodeStatsSchema = z.object({
 })
 export type NodeStats = z.infer<typeof NodeStatsSchema>
 export type PodUsage = z.infer<typeof PodUsageSchema>
+export type PodVolumeUsage = z.infer<typeof PodVolumeUsageSchema>
 export type SignalObservation = z.infer<typeof SignalObservationSchema>
 
 export const NodeViewSchema = z.object({

@@ -96,13 +96,33 @@ export function rankPIDPressure(pods: SlimPod[], usageOf: UsageOf): RankedPod[] 
   return orderedBy(keys, [priority, byExcess])
 }
 
-/** podDiskUsage is upstream's: container rootfs and/or logs plus local volumes, per the measured fs stats. */
-export function podDiskUsage(u: PodUsage, fsStats: readonly FsStatsType[], resource: DiskResource): number {
+/**
+ * localVolumeUsage is upstream `podLocalVolumeUsage`: for each of the pod's local volume names
+ * (`SlimPod.localVolumes`, upstream `localVolumeNames`), the first volume stat of that name. Stats of
+ * any other volume — secret, projected, downwardAPI, memory-backed emptyDir — are not disk usage.
+ */
+export function localVolumeUsage(u: PodUsage, localVolumes: readonly string[] | undefined, inodes: boolean): number {
+  if (!localVolumes || !u.volumes) return 0
+  let total = 0
+  for (const name of localVolumes) {
+    const v = u.volumes.find((s) => s.name === name)
+    if (v) total += (inodes ? v.inodes : v.bytes) ?? 0
+  }
+  return total
+}
+
+/** podDiskUsage is upstream's: container rootfs and/or logs plus the pod's local volumes, per the measured fs stats. */
+export function podDiskUsage(
+  u: PodUsage,
+  fsStats: readonly FsStatsType[],
+  resource: DiskResource,
+  localVolumes?: readonly string[],
+): number {
   const inodes = resource === 'inodes'
   let total = 0
   if (fsStats.includes('root')) total += (inodes ? u.rootfsInodes : u.rootfsBytes) ?? 0
   if (fsStats.includes('logs')) total += (inodes ? u.logsInodes : u.logsBytes) ?? 0
-  if (fsStats.includes('localVolumeSource')) total += (inodes ? u.volumeInodes : u.volumeBytes) ?? 0
+  if (fsStats.includes('localVolumeSource')) total += localVolumeUsage(u, localVolumes, inodes)
   return total
 }
 
@@ -119,7 +139,7 @@ export function rankDiskPressure(
 ): RankedPod[] {
   const keys = pods.map((pod): Key => {
     const u = usageOf(pod.uid)
-    const usage = u ? podDiskUsage(u, fsStats, resource) : 0
+    const usage = u ? podDiskUsage(u, fsStats, resource, pod.localVolumes) : 0
     const request = podRequest(pod, 'ephemeral-storage')
     return {
       pod,

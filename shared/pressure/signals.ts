@@ -1,4 +1,4 @@
-import type { NodeStats, PodUsage, SignalObservation } from '../messages/index.ts'
+import type { NodeStats, PodUsage, PodVolumeUsage, SignalObservation } from '../messages/index.ts'
 import type { FsStats, PodStats, Summary } from './summary.ts'
 
 /**
@@ -162,10 +162,21 @@ function sum(values: (number | undefined)[]): number | undefined {
   return total
 }
 
-/** toPodUsage condenses one pod's stats: container rootfs/logs sums, volumes without a PVC, processes. */
+/**
+ * toPodUsage condenses one pod's stats: container rootfs/logs sums, processes, and the usage of each
+ * volume without a PVC by name — which of those count as disk usage depends on the pod's spec
+ * (`SlimPod.localVolumes`), so the ranking picks them, not this.
+ */
 export function toPodUsage(pod: PodStats): PodUsage {
   const containers = pod.containers ?? []
-  const local = (pod.volume ?? []).filter((v) => v.pvcRef === undefined)
+  const volumes: PodVolumeUsage[] = []
+  for (const v of pod.volume ?? []) {
+    if (v.pvcRef !== undefined) continue
+    const entry: PodVolumeUsage = { name: v.name }
+    if (v.usedBytes !== undefined) entry.bytes = v.usedBytes
+    if (v.inodesUsed !== undefined) entry.inodes = v.inodesUsed
+    volumes.push(entry)
+  }
   const usage: PodUsage = {
     uid: pod.podRef.uid,
     workingSetBytes: pod.memory?.workingSetBytes,
@@ -173,8 +184,7 @@ export function toPodUsage(pod: PodStats): PodUsage {
     rootfsInodes: sum(containers.map((c) => c.rootfs?.inodesUsed)),
     logsBytes: sum(containers.map((c) => c.logs?.usedBytes)),
     logsInodes: sum(containers.map((c) => c.logs?.inodesUsed)),
-    volumeBytes: sum(local.map((v) => v.usedBytes)),
-    volumeInodes: sum(local.map((v) => v.inodesUsed)),
+    volumes: volumes.length > 0 ? volumes : undefined,
     processCount: pod.process_stats?.process_count,
   }
   return Object.fromEntries(Object.entries(usage).filter(([, v]) => v !== undefined)) as PodUsage

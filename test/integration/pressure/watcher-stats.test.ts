@@ -3,6 +3,7 @@ import type { Emulator } from '../../../functions/cluster/emulator.ts'
 import type { EmbeddedSqs } from '../../../functions/local/embedded-sqs.ts'
 import { startWatcher, type Watcher } from '../../../functions/watcher/watcher.ts'
 import { ReliefConfigSchema } from '../../../shared/pressure/config.ts'
+import { rawPod } from '../../unit/watcher/raw-objects.ts'
 import { QueueReader, seedNodes, startPeers } from '../watcher/harness.ts'
 
 /** The watcher's stats collector wired in: kubelet stats ride on the NodeViews it sends. */
@@ -18,10 +19,23 @@ let started = 0
 beforeAll(async () => {
   ;({ emu, sqs, close } = await startPeers())
   seedNodes(emu, 3)
+  // One pod writing to an emptyDir (disk), one filling a memory-backed emptyDir (tmpfs, not disk).
+  for (const [name, volume] of [
+    ['node-0-disk', { name: 'scratch', emptyDir: {} }],
+    ['node-0-ram', { name: 'ram', emptyDir: { medium: 'Memory' } }],
+  ] as const) {
+    const pod = rawPod(name, { node: 'node-0' }) as { metadata: Record<string, unknown>; spec: Record<string, unknown> }
+    const { resourceVersion: _rv, managedFields: _mf, uid: _uid, ...metadata } = pod.metadata
+    emu.store.create({ ...pod, metadata, spec: { ...pod.spec, volumes: [volume] } } as never)
+  }
   emu.store.setNodeStats('node-0', {
     fsAvailableBytes: 9 * GiB,
     fsCapacityBytes: 100 * GiB,
-    pods: { 'default/node-0-pod-1': { rootfsUsedBytes: 30 * GiB } },
+    pods: {
+      'default/node-0-pod-1': { rootfsUsedBytes: 30 * GiB },
+      'default/node-0-disk': { volumeUsedBytes: 2 * GiB },
+      'default/node-0-ram': { volumeUsedBytes: 4 * GiB },
+    },
   })
   started = Date.now()
   watcher = await startWatcher({
@@ -46,6 +60,22 @@ describe('watcher with kubelet stats collection (on by default)', () => {
     expect(view?.stats?.pods.map((p) => p.uid).sort()).toEqual(view?.pods.map((p) => p.uid).sort())
     const heavy = view?.pods.find((p) => p.name === 'node-0-pod-1')
     expect(view?.stats?.pods.find((p) => p.uid === heavy?.uid)?.rootfsBytes).toBe(30 * GiB)
+  })
+
+  it('carries the usage of the volumes a pod declares local, and drops its tmpfs volumes', async () => {
+    await queue.until((all) =>
+      all.some((r) => r.group === 'node-0' && r.view.pods.length === 4 && r.view.stats?.pods.length === 4),
+    )
+    const view = queue.of('node-0').findLast((v) => v.stats?.pods.length === 4)
+    const usage = (name: string) => {
+      const pod = view?.pods.find((p) => p.name === name)
+      return { localVolumes: pod?.localVolumes, stats: view?.stats?.pods.find((p) => p.uid === pod?.uid) }
+    }
+    expect(usage('node-0-disk').localVolumes).toEqual(['scratch'])
+    expect(usage('node-0-disk').stats?.volumes).toEqual([{ name: 'scratch', bytes: 2 * GiB, inodes: 10 }])
+    expect(usage('node-0-ram').localVolumes).toBeUndefined()
+    expect(usage('node-0-ram').stats).toBeDefined()
+    expect(usage('node-0-ram').stats?.volumes).toBeUndefined()
   })
 
   it('sends a node again when its disk runs low, and stays quiet for calm nodes', async () => {

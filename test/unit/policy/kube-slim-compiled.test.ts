@@ -159,6 +159,7 @@ const slimPod = object({
   startTime: time,
   deletionTimestamp: time,
   finishedAt: time,
+  localVolumes: list(name),
 })
 
 const taint = object({

@@ -20,19 +20,24 @@ const list = (r: Res) => ({
   ...(r.memory ? { memory: r.memory } : {}),
   ...(r.disk ? { 'ephemeral-storage': r.disk } : {}),
 })
-/** newPod(name, priority, requests, limits): uid = name, as upstream. */
+/** newPod(name, priority, requests, limits): uid = name, one emptyDir volume "local-volume", as upstream. */
 const newPod = (name: string, priority: number, requests: Res = {}, limits: Res = {}): SlimPod =>
-  aPod({ name, uid: name, priority, containers: [{ name, requests: list(requests), limits: list(limits) }] })
+  aPod({
+    name,
+    uid: name,
+    priority,
+    containers: [{ name, requests: list(requests), limits: list(limits) }],
+    localVolumes: ['local-volume'],
+  })
 const memStats = (pod: SlimPod, mi: number): PodUsage => ({ uid: pod.uid, workingSetBytes: mi * Mi })
-/** newPodDiskStats: one container's rootfs and logs plus one local volume (upstream helper). */
+/** newPodDiskStats: one container's rootfs and logs plus the "local-volume" volume (upstream helper). */
 const diskStats = (pod: SlimPod, root: number, logs: number, vol: number, unit = Mi): PodUsage => ({
   uid: pod.uid,
   rootfsBytes: root * unit,
   logsBytes: logs * unit,
-  volumeBytes: vol * unit,
   rootfsInodes: root * unit,
   logsInodes: logs * unit,
-  volumeInodes: vol * unit,
+  volumes: [{ name: 'local-volume', bytes: vol * unit, inodes: vol * unit }],
 })
 const names = (ranked: { pod: SlimPod }[]) => ranked.map((r) => r.pod.name)
 const ALL: FsStatsType[] = ['root', 'logs', 'localVolumeSource']

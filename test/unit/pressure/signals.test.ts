@@ -64,7 +64,7 @@ describe('missing or partial stats make a signal unknown, never healthy or zero'
 })
 
 describe('condensing the Summary for the NodeView', () => {
-  it('sums container rootfs and logs and counts only volumes without a PVC as local', () => {
+  it('sums container rootfs and logs and keeps per-volume usage of volumes without a PVC', () => {
     const stats = toNodeStats(fixture('node-disk-pressure'), new Date('2026-11-22T10:00:05Z'))
     expect(stats.pods[0]).toEqual({
       uid: 'uid-default-batch-1',
@@ -73,8 +73,7 @@ describe('condensing the Summary for the NodeView', () => {
       rootfsInodes: 2000,
       logsBytes: 2 * GiB,
       logsInodes: 10,
-      volumeBytes: 10 * GiB,
-      volumeInodes: 500,
+      volumes: [{ name: 'scratch', bytes: 10 * GiB, inodes: 500 }],
       processCount: 12,
     })
     expect(stats.signals['nodefs.available']).toEqual({

@@ -59,6 +59,7 @@ const slimPodArb: fc.Arbitrary<SlimPod> = fc
     startTime: opt(time),
     deletionTimestamp: opt(time),
     finishedAt: opt(time),
+    localVolumes: opt(fc.array(fc.constantFrom('tmp', 'config', 'cache'), { minLength: 1, maxLength: 3 })),
   })
   .map((p) => SlimPodSchema.parse(JSON.parse(JSON.stringify(p))))
 
