@@ -53,3 +53,8 @@ export function describeObject(o: unknown): string {
   const name = str(meta?.name) ?? '(unnamed)'
   return `${str(obj(o)?.kind) ?? 'object'} ${ns ? `${ns}/` : ''}${name}`
 }
+
+/** put sets `key` on `target` only when `value` is defined: `defined`'s result without the copy. */
+export function put(target: Raw, key: string, value: unknown): void {
+  if (value !== undefined) target[key] = value
+}
