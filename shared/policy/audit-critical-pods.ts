@@ -29,12 +29,13 @@ export function auditCriticalWithoutSystemPriority(
   policy: Pick<Policy, 'audits' | 'alerts'>,
   now: Date,
 ): Alert[] {
-  const found = pods.flatMap((pod) => {
-    if (isTerminalPod(pod) || isStaticPod(pod) || isMirrorPod(pod)) return []
-    if (pod.priority !== undefined && isCriticalPodBasedOnPriority(pod.priority)) return []
+  const found: string[] = []
+  for (const pod of pods) {
+    if (isTerminalPod(pod) || isStaticPod(pod) || isMirrorPod(pod)) continue
+    if (pod.priority !== undefined && isCriticalPodBasedOnPriority(pod.priority)) continue
     const claim = claimsCriticality(pod, policy)
-    return claim ? [`${pod.namespace}/${pod.name} (${claim}, priority ${pod.priority ?? 0})`] : []
-  })
+    if (claim) found.push(`${pod.namespace}/${pod.name} (${claim}, priority ${pod.priority ?? 0})`)
+  }
   if (found.length === 0) return []
   const summary = `${node.name}: ${found.length} pod(s) claim criticality without a system priority class (${SYSTEM_CLUSTER_CRITICAL} / ${SYSTEM_NODE_CRITICAL}); the kubelet can evict them under pressure`
   return [
@@ -67,12 +68,13 @@ export function auditPendingCriticalPods(
   policy: Pick<Policy, 'audits' | 'alerts'>,
   now: Date,
 ): Alert[] {
-  return pods.flatMap((pod) => {
-    if (pod.phase !== 'Pending' || pod.deletionTimestamp || !isCriticalIntent(pod) || !pod.creationTimestamp) return []
+  const alerts: Alert[] = []
+  for (const pod of pods) {
+    if (pod.phase !== 'Pending' || pod.deletionTimestamp || !isCriticalIntent(pod) || !pod.creationTimestamp) continue
     const ageMs = now.getTime() - Date.parse(pod.creationTimestamp)
-    if (ageMs < policy.audits.pendingCriticalAfter) return []
+    if (ageMs < policy.audits.pendingCriticalAfter) continue
     const where = pod.nodeName ? `bound to ${pod.nodeName}` : 'unscheduled'
-    return [
+    alerts.push(
       makeAlert({
         kind: 'CriticalPodPending',
         subject: {
@@ -91,6 +93,7 @@ export function auditPendingCriticalPods(
         startsAt: pod.creationTimestamp,
         endsAt: endsAfter(now, policy.alerts.ttl),
       }),
-    ]
-  })
+    )
+  }
+  return alerts
 }

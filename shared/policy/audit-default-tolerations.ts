@@ -1,5 +1,5 @@
 import type { Policy } from '../config/index.ts'
-import type { Alert, Decision, SlimNode, SlimPod } from '../messages/index.ts'
+import type { Alert, Decision, SlimNode, SlimPod, Toleration } from '../messages/index.ts'
 import { endsAfter, makeAlert, nodeSubject } from './alert-builders.ts'
 import { isDaemonSetPod, isMirrorPod, isTerminalPod } from './critical-pod.ts'
 import { makeDecision, podTarget } from './decision-builders.ts'
@@ -22,11 +22,12 @@ export function auditDefaultTolerations(
     notReady: policy.tolerations.defaultNotReadySeconds,
     unreachable: policy.tolerations.defaultUnreachableSeconds,
   }
-  const lacking = pods.flatMap((pod) => {
-    if (isTerminalPod(pod)) return []
+  const lacking: { pod: SlimPod; missing: Toleration[] }[] = []
+  for (const pod of pods) {
+    if (isTerminalPod(pod)) continue
     const missing = missingDefaultTolerations(pod.tolerations, seconds)
-    return missing.length > 0 ? [{ pod, missing }] : []
-  })
+    if (missing.length > 0) lacking.push({ pod, missing })
+  }
   if (lacking.length === 0) return { alerts: [], decisions: [] }
   const names = lacking.map(
     ({ pod, missing }) => `${pod.namespace}/${pod.name} (lacks ${missing.map((t) => t.key).join(', ')})`,

@@ -23,14 +23,22 @@ export function missingDefaultTolerations(
   seconds: DefaultTolerationSeconds = DEFAULT_TOLERATION_SECONDS,
 ): Toleration[] {
   const missing: Toleration[] = []
-  for (const [key, s] of [
-    [TAINT_NOT_READY, seconds.notReady],
-    [TAINT_UNREACHABLE, seconds.unreachable],
-  ] as const) {
-    if (!tolerations.some((t) => coversDefaultTaint(t, key)))
-      missing.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: s })
-  }
+  if (!coversAny(tolerations, TAINT_NOT_READY))
+    missing.push({ key: TAINT_NOT_READY, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: seconds.notReady })
+  if (!coversAny(tolerations, TAINT_UNREACHABLE))
+    missing.push({
+      key: TAINT_UNREACHABLE,
+      operator: 'Exists',
+      effect: 'NoExecute',
+      tolerationSeconds: seconds.unreachable,
+    })
   return missing
+}
+
+/** coversAny: some toleration covers the default taint `key` (a loop: this runs for every pod of every view). */
+function coversAny(tolerations: readonly Toleration[], key: string): boolean {
+  for (const t of tolerations) if (coversDefaultTaint(t, key)) return true
+  return false
 }
 
 /** applyDefaultTolerationSeconds is the plugin's Admit on a pod's tolerations: the list with the missing defaults appended. */
