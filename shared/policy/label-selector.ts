@@ -1,12 +1,16 @@
 import type { LabelSelector } from '../messages/index.ts'
 
+const NO_EXPRESSIONS: Readonly<NonNullable<LabelSelector['matchExpressions']>> = []
+
 /**
  * matchesLabelSelector is `metav1.LabelSelectorAsSelector(...).Matches(labels)`: every matchLabels
  * pair and every expression must hold; an empty selector `{}` matches everything.
  */
 export function matchesLabelSelector(selector: LabelSelector, labels: Readonly<Record<string, string>>): boolean {
-  for (const [k, v] of Object.entries(selector.matchLabels ?? {})) if (labels[k] !== v) return false
-  for (const e of selector.matchExpressions ?? []) {
+  // Own keys read in place (no Object.entries arrays): this runs per pod and per PDB or protected selector.
+  const matchLabels = selector.matchLabels
+  for (const k in matchLabels) if (Object.hasOwn(matchLabels, k) && labels[k] !== matchLabels[k]) return false
+  for (const e of selector.matchExpressions ?? NO_EXPRESSIONS) {
     const value = labels[e.key]
     const values = e.values ?? []
     if (e.operator === 'In' && (value === undefined || !values.includes(value))) return false
