@@ -32,6 +32,8 @@ export type ListWatchDeps = {
   sleep: (ms: number, signal: AbortSignal) => Promise<void>
   onRelist: (resource: string) => void
   onWatchEnd: (resource: string, reason: 'closed' | 'expired' | 'failed') => void
+  /** Called on every list page and every watch event or bookmark read: the loop is making progress (liveness). */
+  onProgress?: (resource: string) => void
 }
 
 /**
@@ -104,6 +106,7 @@ async function relist(options: ListWatchOptions, deps: ListWatchDeps, signal: Ab
           signal,
         )
         listVersion ??= page.resourceVersion
+        deps.onProgress?.(options.resource)
         for (const item of page.items) {
           const key = deps.sink.apply('ADDED', item, 'list')
           if (key !== undefined) seen.add(key)
@@ -149,6 +152,7 @@ async function watchFrom(
   const onEvent = (type: WatchEventType, object: unknown) => {
     lastEventAt = performance.now()
     if (stop) return
+    if (type !== 'ERROR') deps.onProgress?.(options.resource)
     if (type === 'ERROR') {
       const status = object as { code?: number; message?: string }
       const error = Object.assign(new Error(`watch error: ${status.message ?? 'unknown'}`), {

@@ -2,8 +2,8 @@ import { Hono } from 'hono'
 import type { Registry } from 'prom-client'
 
 export type Probe = {
-  /** The process's loops are running (liveness). */
-  isHealthy: () => boolean
+  /** Liveness: undefined while the process's loops make progress, else why they do not (answered with 503). */
+  unhealthyReason: () => string | undefined
   /** The first full list of nodes, pods and PDBs is done (readiness). */
   isReady: () => boolean
   registry: Registry
@@ -12,7 +12,10 @@ export type Probe = {
 /** createProbeApp serves `/healthz`, `/readyz` and `/metrics` (Prometheus text format). */
 export function createProbeApp(probe: Probe): Hono {
   const app = new Hono()
-  app.get('/healthz', (c) => (probe.isHealthy() ? c.text('ok') : c.text('stopped', 503)))
+  app.get('/healthz', (c) => {
+    const reason = probe.unhealthyReason()
+    return reason === undefined ? c.text('ok') : c.text(reason, 503)
+  })
   app.get('/readyz', (c) => (probe.isReady() ? c.text('ok') : c.text('not synced yet', 503)))
   app.get('/metrics', async (c) =>
     c.body(await probe.registry.metrics(), 200, { 'content-type': probe.registry.contentType }),

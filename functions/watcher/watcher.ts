@@ -36,6 +36,7 @@ export type WatcherOptions = {
   retryPeriodMs?: number
   resyncPeriodMs?: number
   pageSize?: number
+  /** Server-side watch timeout (default 300 s); /healthz fails after 3 × this without list/watch progress. */
   watchTimeoutSeconds?: number
   watchIdleTimeoutMs?: number
   requestTimeoutMs?: number
@@ -97,6 +98,8 @@ export const DEFAULTS = {
   backoff: { baseDelayMs: 500, maxDelayMs: 30_000 },
   sendConcurrency: 2,
   flushTimeoutMs: 5_000,
+  /** /healthz fails when a list/watch loop made no progress for this many watch timeouts. */
+  livenessWatchTimeouts: 3,
 } as const
 
 const PATHS: Record<ResourceKind, string> = {
@@ -223,6 +226,17 @@ export async function startWatcher(options: WatcherOptions): Promise<Watcher> {
     resolveReady = resolve
   })
   const unsynced = new Set<ResourceKind>(['node', 'pod', 'pdb'])
+  // Liveness: the last time (monotonic clock) each loop listed a page or read a watch event or bookmark.
+  const progressAt = new Map<string, number>(Object.keys(PATHS).map((kind) => [kind, performance.now()]))
+  const livenessBoundMs = DEFAULTS.livenessWatchTimeouts * o.watchTimeoutSeconds * 1000
+  const unhealthyReason = (): string | undefined => {
+    if (stopped) return 'stopped'
+    const at = performance.now()
+    const stale = [...progressAt].filter(([, last]) => at - last > livenessBoundMs)
+    if (stale.length === 0) return undefined
+    const quiet = stale.map(([kind, last]) => `${kind} ${((at - last) / 1000).toFixed(1)} s`).join(', ')
+    return `no successful list, watch event or bookmark for longer than ${livenessBoundMs / 1000} s (${DEFAULTS.livenessWatchTimeouts} × watch timeout): ${quiet}`
+  }
   const convert = options.convert ?? defaultConverters
   const loops = (Object.keys(PATHS) as ResourceKind[]).map((kind) =>
     runListWatch(
@@ -244,6 +258,7 @@ export async function startWatcher(options: WatcherOptions): Promise<Watcher> {
         sleep,
         onRelist: (resource) => metrics.relists.inc({ resource }),
         onWatchEnd: (resource, reason) => metrics.watchRestarts.inc({ resource, reason }),
+        onProgress: (resource) => progressAt.set(resource, performance.now()),
       },
       abort.signal,
       () => {
@@ -270,7 +285,7 @@ export async function startWatcher(options: WatcherOptions): Promise<Watcher> {
     options.httpPort === undefined
       ? undefined
       : await listen(
-          createProbeApp({ isHealthy: () => !stopped, isReady: () => synced, registry: metrics.registry }).fetch,
+          createProbeApp({ unhealthyReason, isReady: () => synced, registry: metrics.registry }).fetch,
           options.httpPort,
           options.httpHost ?? '0.0.0.0',
         )
