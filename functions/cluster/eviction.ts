@@ -3,10 +3,10 @@
  * (pkg/registry/core/pod/storage/eviction.go): PDB matching, checkAndDecrement, 429/500/403/404.
  */
 import { isPodReady, pdbSelects } from './disruption.ts'
-import type { Operations } from './operations.ts'
+import { checkDeleteOptions, checkPreconditions, type Operations } from './operations.ts'
 import type { PdbController } from './pdb-controller.ts'
 import { ApiError, badRequest, type Status, successStatus } from './status.ts'
-import type { KubeObject } from './store.ts'
+import type { Entry, KubeObject } from './store.ts'
 import { asObject } from './validation.ts'
 
 const MAX_DISRUPTED_PODS = 2000
@@ -23,15 +23,22 @@ export function evictPod(
   const eviction = asObject(body, 'create pods/eviction')
   if (eviction.metadata.name && eviction.metadata.name !== name)
     throw badRequest('name in URL does not match name in Eviction object')
-  const deleteOptions = eviction.deleteOptions ?? {}
+  const deleteOptions = checkDeleteOptions(eviction.deleteOptions)
   const dryRun = queryDryRun || (deleteOptions.dryRun ?? []).includes('All')
   const store = ops.store
   const podDef = store.resolve('pods')
   const pdbDef = store.resolve('poddisruptionbudgets.policy')
-  const pod = store.mustGet(podDef, namespace, name).obj
+  const current = store.mustGet(podDef, namespace, name)
+  const pod = current.obj
+  // Preconditions are checked against the pod as the request found it, before anything is written.
+  checkPreconditions(podDef, current, deleteOptions)
   const remove = () => {
-    if (!dryRun) markDisruptionTarget(ops, pod)
-    ops.delete(podDef, namespace, name, deleteOptions, dryRun)
+    let options = deleteOptions
+    const marked = dryRun ? undefined : markDisruptionTarget(ops, pod)
+    // upstream (addConditionAndDeletePod) bumps a resourceVersion precondition past its own condition update
+    if (marked && options.preconditions?.resourceVersion)
+      options = { ...options, preconditions: { ...options.preconditions, resourceVersion: String(marked.rv) } }
+    ops.delete(podDef, namespace, name, options, dryRun)
     return successStatus(201)
   }
   const phase = pod.status?.phase
@@ -93,11 +100,11 @@ function forbidden(message: string): ApiError {
 }
 
 /** markDisruptionTarget adds the DisruptionTarget condition the Eviction API sets before deleting (v1.31+). */
-function markDisruptionTarget(ops: Operations, pod: KubeObject): void {
-  if (!pod.spec?.nodeName || pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') return
+function markDisruptionTarget(ops: Operations, pod: KubeObject): Entry | undefined {
+  if (!pod.spec?.nodeName || pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') return undefined
   const podDef = ops.store.resolve('pods')
   const current = ops.store.getEntry(podDef, pod.metadata.namespace, pod.metadata.name)
-  if (!current) return
+  if (!current) return undefined
   const next = JSON.parse(current.json) as KubeObject
   next.status = next.status ?? {}
   const conditions = (next.status.conditions ?? []).filter((c: { type: string }) => c.type !== 'DisruptionTarget')
@@ -109,5 +116,5 @@ function markDisruptionTarget(ops: Operations, pod: KubeObject): void {
     lastTransitionTime: ops.store.nowIso(),
   })
   next.status.conditions = conditions
-  ops.store.replace(podDef, next)
+  return ops.store.replace(podDef, next)
 }

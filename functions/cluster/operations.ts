@@ -10,6 +10,7 @@ import type { Entry, KubeObject, ObjectStore } from './store.ts'
 import {
   asObject,
   checkBodyIdentity,
+  checkFieldTypes,
   checkMicroTimes,
   pruneUnknownFields,
   rejectUnknownFields,
@@ -155,6 +156,7 @@ export class Operations {
   }
 
   private checkFields(def: ResourceDef, obj: KubeObject, opts: WriteOptions): void {
+    checkFieldTypes(def, obj)
     const mode = (opts.fieldValidation ?? 'Strict').toLowerCase()
     if (mode === 'strict') rejectUnknownFields(def, obj)
     else {
@@ -169,20 +171,9 @@ export class Operations {
    * removal after the grace period); finalizers hold removal until they are cleared.
    */
   delete(def: ResourceDef, namespace: string, name: string, options: DeleteOptions = {}, dryRun = false): Entry {
+    checkDeleteOptions(options)
     const current = this.store.mustGet(def, namespace, name)
-    const pre = options.preconditions
-    if (pre?.uid && pre.uid !== current.obj.metadata.uid)
-      throw new ApiError(
-        409,
-        'Conflict',
-        `Operation cannot be fulfilled on ${def.resource} "${name}": Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.obj.metadata.uid}`,
-      )
-    if (pre?.resourceVersion && pre.resourceVersion !== String(current.rv))
-      throw new ApiError(
-        409,
-        'Conflict',
-        `Operation cannot be fulfilled on ${def.resource} "${name}": Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.rv}`,
-      )
+    checkPreconditions(def, current, options)
     dryRun = dryRun || (options.dryRun ?? []).includes('All')
     const grace = this.graceSeconds(def, current.obj, options)
     const finalizers: string[] = current.obj.metadata.finalizers ?? []
@@ -234,6 +225,48 @@ export class Operations {
     }
     return removed
   }
+}
+
+/** checkDeleteOptions rejects DeleteOptions fields of the wrong type with a 400, as upstream's decoder does. */
+export function checkDeleteOptions(options: unknown): DeleteOptions {
+  if (options === undefined || options === null) return {}
+  const fail = (field: string, type: string) =>
+    badRequest(`DeleteOptions in version "v1" cannot be handled: json: cannot unmarshal into ${field} of type ${type}`)
+  if (typeof options !== 'object' || Array.isArray(options)) throw fail('DeleteOptions', 'struct')
+  const o = options as Record<string, unknown>
+  if (o.gracePeriodSeconds != null && !Number.isInteger(o.gracePeriodSeconds)) throw fail('gracePeriodSeconds', 'int64')
+  if (o.propagationPolicy != null && typeof o.propagationPolicy !== 'string') throw fail('propagationPolicy', 'string')
+  if (o.dryRun != null && !(Array.isArray(o.dryRun) && o.dryRun.every((d) => typeof d === 'string')))
+    throw fail('dryRun', '[]string')
+  const pre = o.preconditions
+  if (pre != null) {
+    if (typeof pre !== 'object' || Array.isArray(pre)) throw fail('preconditions', 'struct')
+    for (const field of ['uid', 'resourceVersion'])
+      if (
+        (pre as Record<string, unknown>)[field] != null &&
+        typeof (pre as Record<string, unknown>)[field] !== 'string'
+      )
+        throw fail(`preconditions.${field}`, 'string')
+  }
+  return o as DeleteOptions
+}
+
+/** checkPreconditions throws the upstream 409 when a DeleteOptions precondition (uid, resourceVersion) fails. */
+export function checkPreconditions(def: ResourceDef, current: Entry, options: DeleteOptions): void {
+  const pre = options.preconditions
+  const name = current.obj.metadata.name
+  if (pre?.uid && pre.uid !== current.obj.metadata.uid)
+    throw new ApiError(
+      409,
+      'Conflict',
+      `Operation cannot be fulfilled on ${def.resource} "${name}": Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.obj.metadata.uid}`,
+    )
+  if (pre?.resourceVersion && pre.resourceVersion !== String(current.rv))
+    throw new ApiError(
+      409,
+      'Conflict',
+      `Operation cannot be fulfilled on ${def.resource} "${name}": Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.rv}`,
+    )
 }
 
 /** applyDefaults fills what the API server would default on create, for the kinds nodewarden reads. */

@@ -55,7 +55,13 @@ export function applyJsonPatch(doc: JsonObject, ops: unknown): JsonObject {
       if (status === 400) throw badRequest(`the server rejected our request due to an error in our request: ${what}`)
       throw new ApiError(422, 'Invalid', `the server rejected our request due to an error in our request: ${what}`)
     }
-    throw err
+    // fast-json-patch fails with a plain TypeError on some well-formed operations (a `move` into its own child,
+    // a `move`/`copy` replacing the whole document): still the request's error, never the server's.
+    throw new ApiError(
+      422,
+      'Invalid',
+      `the server rejected our request due to an error in our request: ${(err as Error).message}`,
+    )
   }
 }
 

@@ -81,6 +81,126 @@ export function pruneUnknownFields(def: ResourceDef, obj: KubeObject): string[] 
   return unknown
 }
 
+type FieldType = 'string' | 'integer' | 'boolean' | 'object' | 'stringMap' | 'objects' | 'strings' | 'intOrString'
+
+/** The fields the emulator itself reads, with the Go types upstream decodes them into (ObjectMeta for every kind). */
+const META_TYPES: Record<string, FieldType> = {
+  'metadata.name': 'string',
+  'metadata.generateName': 'string',
+  'metadata.namespace': 'string',
+  'metadata.uid': 'string',
+  'metadata.resourceVersion': 'string',
+  'metadata.creationTimestamp': 'string',
+  'metadata.deletionTimestamp': 'string',
+  'metadata.generation': 'integer',
+  'metadata.deletionGracePeriodSeconds': 'integer',
+  'metadata.labels': 'stringMap',
+  'metadata.annotations': 'stringMap',
+  'metadata.finalizers': 'strings',
+  'metadata.ownerReferences': 'objects',
+}
+const STATUS_CONDITIONS: Record<string, FieldType> = {
+  spec: 'object',
+  status: 'object',
+  'status.conditions': 'objects',
+}
+const FIELD_TYPES: Record<string, Record<string, FieldType>> = {
+  Pod: {
+    ...STATUS_CONDITIONS,
+    'spec.nodeName': 'string',
+    'spec.containers': 'objects',
+    'spec.initContainers': 'objects',
+    'spec.tolerations': 'objects',
+    'spec.terminationGracePeriodSeconds': 'integer',
+    'status.phase': 'string',
+  },
+  Node: {
+    ...STATUS_CONDITIONS,
+    'spec.taints': 'objects',
+    'spec.unschedulable': 'boolean',
+    'status.addresses': 'objects',
+  },
+  PodDisruptionBudget: {
+    ...STATUS_CONDITIONS,
+    'spec.selector': 'object',
+    'spec.selector.matchLabels': 'stringMap',
+    'spec.selector.matchExpressions': 'objects',
+    'spec.minAvailable': 'intOrString',
+    'spec.maxUnavailable': 'intOrString',
+    'status.disruptedPods': 'stringMap',
+    'status.disruptionsAllowed': 'integer',
+    'status.currentHealthy': 'integer',
+    'status.desiredHealthy': 'integer',
+    'status.expectedPods': 'integer',
+    'status.observedGeneration': 'integer',
+  },
+  ConfigMap: { data: 'stringMap', binaryData: 'stringMap' },
+  Secret: { data: 'stringMap', stringData: 'stringMap', type: 'string' },
+  Namespace: { spec: 'object', status: 'object' },
+  Lease: { spec: 'object' },
+  CustomResourceDefinition: { spec: 'object', 'spec.names': 'object', 'spec.versions': 'objects', status: 'object' },
+}
+const GO_TYPES: Record<FieldType, string> = {
+  string: 'string',
+  integer: 'int64',
+  boolean: 'bool',
+  object: 'struct',
+  stringMap: 'map[string]string',
+  objects: '[]struct',
+  strings: '[]string',
+  intOrString: 'intstr.IntOrString',
+}
+
+function hasType(value: unknown, type: FieldType): boolean {
+  const isMap = typeof value === 'object' && value !== null && !Array.isArray(value)
+  switch (type) {
+    case 'string':
+      return typeof value === 'string'
+    case 'integer':
+      return Number.isInteger(value)
+    case 'boolean':
+      return typeof value === 'boolean'
+    case 'object':
+      return isMap
+    case 'stringMap':
+      return isMap && Object.values(value).every((v) => typeof v === 'string')
+    case 'objects':
+      return Array.isArray(value) && value.every((v) => typeof v === 'object' && v !== null && !Array.isArray(v))
+    case 'strings':
+      return Array.isArray(value) && value.every((v) => typeof v === 'string')
+    case 'intOrString':
+      return Number.isInteger(value) || typeof value === 'string'
+  }
+}
+
+function jsonTypeOf(value: unknown): string {
+  if (Array.isArray(value)) return 'array'
+  if (value === null) return 'null'
+  return typeof value
+}
+
+/**
+ * checkFieldTypes rejects a body whose fields have the wrong JSON type for the fields the emulator reads, as
+ * upstream's decoder does (400 `cannot unmarshal … into Go struct field …`); nulls are absent fields.
+ */
+export function checkFieldTypes(def: ResourceDef, obj: KubeObject): void {
+  const builtin = def.strategicMerge ? (FIELD_TYPES[def.kind] ?? {}) : {}
+  for (const [path, type] of Object.entries({ ...META_TYPES, ...builtin })) {
+    let value: unknown = obj
+    for (const part of path.split('.')) {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        value = undefined
+        break
+      }
+      value = (value as Record<string, unknown>)[part]
+    }
+    if (value === undefined || value === null || hasType(value, type)) continue
+    throw badRequest(
+      `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: json: cannot unmarshal ${jsonTypeOf(value)} into Go struct field ${def.kind}.${path} of type ${GO_TYPES[type]}`,
+    )
+  }
+}
+
 const MICRO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}(Z|[+-]\d{2}:\d{2})$/
 
 /** checkMicroTimes rejects MicroTime fields without six fractional digits, as Go's RFC3339Micro parser does. */
