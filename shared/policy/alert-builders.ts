@@ -29,8 +29,12 @@ export type AlertSpec = {
 /** makeAlert assembles an alert with its deterministic id. */
 export function makeAlert(spec: AlertSpec): Alert {
   const { key, ...rest } = spec
-  const id = contentId({ kind: spec.kind, subject: subjectKey(spec.subject), key })
-  return { id, ...rest, details: spec.details ?? {} } as Alert
+  return { id: alertId(spec.kind, spec.subject, key), ...rest, details: spec.details ?? {} } as Alert
+}
+
+/** alertId is the deterministic id of the alert of `kind` on `subject` with discriminator `key`. */
+export function alertId(kind: AlertKind, subject: AlertSubject, key: string): string {
+  return contentId({ kind, subject: subjectKey(subject), key })
 }
 
 /** subjectKey identifies a subject independently of its decorations (labels, zone). */

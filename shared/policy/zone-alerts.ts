@@ -1,7 +1,6 @@
 import type { Policy } from '../config/index.ts'
 import type { Alert, AlertSubject } from '../messages/index.ts'
-import { contentId } from '../messages/index.ts'
-import { endsAfter, makeAlert, subjectKey } from './alert-builders.ts'
+import { alertId, endsAfter, makeAlert } from './alert-builders.ts'
 import type { BrakeCause } from './zone-brake.ts'
 import type { ZoneContext } from './zone-context.ts'
 import { zoneDisplayName } from './zones.ts'
@@ -56,11 +55,7 @@ export function foldIntoZoneBrake(zone: ZoneContext, alerts: readonly Alert[]): 
       ? 'partial-disruption'
       : undefined
   if (cause === undefined) return [...alerts]
-  const foldInto = contentId({
-    kind: 'ZoneBrake',
-    subject: subjectKey(brakeSubject(zone, cause)),
-    key: brakeKey(zone, cause),
-  })
+  const foldInto = alertId('ZoneBrake', brakeSubject(zone, cause), brakeKey(zone, cause))
   return alerts.map((a) =>
     a.kind === 'ZoneBrake' || a.severity === 'critical' || (a.subject.kind !== 'Node' && a.subject.kind !== 'Pod')
       ? a

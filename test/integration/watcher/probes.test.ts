@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Emulator } from '../../../functions/cluster/emulator.ts'
 import type { EmbeddedSqs } from '../../../functions/local/embedded-sqs.ts'
-import { startWatcher, type Watcher } from '../../../functions/watcher/watcher.ts'
+import { startWatcher, type Watcher, type WatcherOptions } from '../../../functions/watcher/watcher.ts'
 import { seedNodes, startPeers } from './harness.ts'
 
 let emu: Emulator
@@ -46,17 +46,23 @@ async function waitFor(what: string, predicate: () => Promise<boolean>, timeoutM
   }
 }
 
+/** startProbedWatcher starts a lone watcher (no leader election, no stats) serving its probes on loopback. */
+function startProbedWatcher(extra: Partial<WatcherOptions> = {}): Promise<Watcher> {
+  return startWatcher({
+    kubeConfig: emu.kubeConfig(),
+    events: { queueUrl: sqs.queueUrls.events, client: sqs.client },
+    leaderElection: false,
+    stats: false,
+    httpPort: 0,
+    httpHost: '127.0.0.1',
+    ...extra,
+  })
+}
+
 describe('watcher probe server', () => {
   it('answers /readyz 503 until the first full sync, then 200; /metrics is Prometheus text with the listed metrics', async () => {
     const slow = emu.faults.latency(1_000, { verb: 'list' })
-    watcher = await startWatcher({
-      kubeConfig: emu.kubeConfig(),
-      events: { queueUrl: sqs.queueUrls.events, client: sqs.client },
-      leaderElection: false,
-      stats: false,
-      httpPort: 0,
-      httpHost: '127.0.0.1',
-    })
+    watcher = await startProbedWatcher()
     expect(watcher.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     const early = await get('/readyz')
     expect(early.status).toBe(503)
@@ -81,16 +87,7 @@ describe('watcher probe server', () => {
 describe('watcher /healthz (liveness)', () => {
   it('stays healthy while events and bookmarks flow, fails with a reason once the API server fails for longer than 3 × the watch timeout, and recovers', async () => {
     // Watch timeout 1 s: the liveness bound is 3 s; the emulator sends bookmarks every 500 ms.
-    watcher = await startWatcher({
-      kubeConfig: emu.kubeConfig(),
-      events: { queueUrl: sqs.queueUrls.events, client: sqs.client },
-      leaderElection: false,
-      stats: false,
-      httpPort: 0,
-      httpHost: '127.0.0.1',
-      watchTimeoutSeconds: 1,
-      backoff: { baseDelayMs: 50, maxDelayMs: 200 },
-    })
+    watcher = await startProbedWatcher({ watchTimeoutSeconds: 1, backoff: { baseDelayMs: 50, maxDelayMs: 200 } })
     await watcher.ready
 
     // Healthy for longer than the bound while only bookmarks (and watch reconnects) arrive…
